@@ -1,0 +1,212 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/base32"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+
+	"launchdir/db"
+	"launchdir/ops"
+
+	"golang.org/x/crypto/bcrypt"
+)
+
+// User is an account.
+type User struct {
+	ID        int64  `json:"id"`
+	Email     string `json:"email"`
+	Name      string `json:"name"`
+	CreatedAt string `json:"created_at"`
+}
+
+// APIKey describes a key without its secret.
+type APIKey struct {
+	ID         int64    `json:"id"`
+	UserID     int64    `json:"user_id"`
+	Email      string   `json:"email"`
+	Name       string   `json:"name"`
+	Prefix     string   `json:"prefix"`
+	Scopes     []string `json:"scopes"`
+	CreatedAt  string   `json:"created_at"`
+	LastUsedAt string   `json:"last_used_at,omitempty"`
+	RevokedAt  string   `json:"revoked_at,omitempty"`
+}
+
+func normEmail(email string) (string, error) {
+	email = strings.TrimSpace(email)
+	a, err := mail.ParseAddress(email)
+	if err != nil || a.Address != email || len(email) > 254 {
+		return "", ops.Invalid("email", "must be an email address of at most 254 characters")
+	}
+	return strings.ToLower(email), nil
+}
+
+// EnsureUser returns the user with email, creating it if missing.
+func (a *App) EnsureUser(ctx context.Context, email, name string) (*User, error) {
+	email, err := normEmail(email)
+	if err != nil {
+		return nil, err
+	}
+	var u *User
+	err = a.DB.Tx(ctx, func(tx *sql.Tx) error {
+		u, err = ensureUserTx(ctx, tx, email, name, a.Now())
+		return err
+	})
+	return u, err
+}
+
+func ensureUserTx(ctx context.Context, tx *sql.Tx, email, name string, now time.Time) (*User, error) {
+	u := &User{Email: email}
+	err := tx.QueryRowContext(ctx, `SELECT id, name, created_at FROM users WHERE email = ?`, email).Scan(&u.ID, &u.Name, &u.CreatedAt)
+	if !db.IsNoRows(err) {
+		return u, err
+	}
+	u.Name, u.CreatedAt = name, now.UTC().Format(time.RFC3339)
+	res, err := tx.ExecContext(ctx, `INSERT INTO users(email, name, created_at) VALUES(?,?,?)`, email, name, u.CreatedAt)
+	if err != nil {
+		return nil, err
+	}
+	u.ID, err = res.LastInsertId()
+	return u, err
+}
+
+// CreateUser creates a user, optionally with a sign-in password.
+func (a *App) CreateUser(ctx context.Context, email, name, password string) (*User, error) {
+	email, err := normEmail(email)
+	if err != nil {
+		return nil, err
+	}
+	var hash any
+	if password != "" {
+		if len(password) < 8 || len(password) > 72 {
+			return nil, ops.Invalid("password", "must be 8 to 72 bytes")
+		}
+		h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
+		if err != nil {
+			return nil, err
+		}
+		hash = string(h)
+	}
+	u := &User{Email: email, Name: name, CreatedAt: a.Now().UTC().Format(time.RFC3339)}
+	err = a.DB.Tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO users(email, name, password_hash, created_at) VALUES(?,?,?,?)`,
+			email, name, hash, u.CreatedAt)
+		if err != nil {
+			return err
+		}
+		u.ID, err = res.LastInsertId()
+		return err
+	})
+	return u, err
+}
+
+// ListUsers lists every user.
+func (a *App) ListUsers(ctx context.Context) ([]User, error) {
+	rows, err := a.DB.R.QueryContext(ctx, `SELECT id, email, name, created_at FROM users ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []User
+	for rows.Next() {
+		var u User
+		if err := rows.Scan(&u.ID, &u.Email, &u.Name, &u.CreatedAt); err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return out, rows.Err()
+}
+
+// ParseScopes checks a comma or space separated scope list.
+func ParseScopes(s string) ([]string, error) {
+	var out []string
+	for _, sc := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
+		if !contains(ops.AllScopes, sc) {
+			return nil, ops.Invalid("scopes", "unknown scope %q (scopes: %s)", sc, strings.Join(ops.AllScopes, ", "))
+		}
+		if !contains(out, sc) {
+			out = append(out, sc)
+		}
+	}
+	if len(out) == 0 {
+		return nil, ops.Invalid("scopes", "name at least one of %s", strings.Join(ops.AllScopes, ", "))
+	}
+	return out, nil
+}
+
+// NewSecret returns prefix + 32 random bytes in base32 (no padding).
+func NewSecret(prefix string) string {
+	b := make([]byte, 32)
+	rand.Read(b)
+	return prefix + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b))
+}
+
+// CreateAPIKey creates the user if missing and a key with scopes. The
+// secret is returned once; only its hash and a short prefix are stored.
+func (a *App) CreateAPIKey(ctx context.Context, email, name string, scopes []string) (string, *APIKey, error) {
+	email, err := normEmail(email)
+	if err != nil {
+		return "", nil, err
+	}
+	secret := NewSecret(apiKeyPrefix)
+	k := &APIKey{Email: email, Name: name, Prefix: secret[:12], Scopes: scopes, CreatedAt: a.Now().UTC().Format(time.RFC3339)}
+	err = a.DB.Tx(ctx, func(tx *sql.Tx) error {
+		u, err := ensureUserTx(ctx, tx, email, "", a.Now())
+		if err != nil {
+			return err
+		}
+		k.UserID = u.ID
+		res, err := tx.ExecContext(ctx, `INSERT INTO api_keys(user_id, name, prefix, hash, scopes, created_at) VALUES(?,?,?,?,?,?)`,
+			u.ID, name, k.Prefix, HashSecret(secret), strings.Join(scopes, " "), k.CreatedAt)
+		if err != nil {
+			return err
+		}
+		k.ID, err = res.LastInsertId()
+		return err
+	})
+	if err != nil {
+		return "", nil, err
+	}
+	return secret, k, nil
+}
+
+// ListAPIKeys lists keys (all, or one user's by email).
+func (a *App) ListAPIKeys(ctx context.Context, email string) ([]APIKey, error) {
+	rows, err := a.DB.R.QueryContext(ctx, `SELECT k.id, k.user_id, u.email, k.name, k.prefix, k.scopes, k.created_at,
+		coalesce(k.last_used_at,''), coalesce(k.revoked_at,'') FROM api_keys k JOIN users u ON u.id = k.user_id
+		WHERE ? = '' OR u.email = ? ORDER BY k.id`, email, email)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []APIKey
+	for rows.Next() {
+		var k APIKey
+		var scopes string
+		if err := rows.Scan(&k.ID, &k.UserID, &k.Email, &k.Name, &k.Prefix, &scopes, &k.CreatedAt, &k.LastUsedAt, &k.RevokedAt); err != nil {
+			return nil, err
+		}
+		k.Scopes = strings.Fields(scopes)
+		out = append(out, k)
+	}
+	return out, rows.Err()
+}
+
+// RevokeAPIKey revokes a key by id; revoking twice is an error.
+func (a *App) RevokeAPIKey(ctx context.Context, id int64) error {
+	res, err := a.DB.W.ExecContext(ctx, `UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`,
+		a.Now().UTC().Format(time.RFC3339), id)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("no active API key with id %d", id)
+	}
+	return nil
+}

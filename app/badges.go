@@ -1,0 +1,139 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"html"
+	"net/url"
+	"strings"
+
+	"launchdir/ops"
+)
+
+var (
+	badgeShapes = []string{"standard", "outline", "pill", "banner", "square"}
+	badgeModes  = []string{"light", "dark", "auto"}
+	badgeSizes  = []string{"s", "m", "l"}
+)
+
+// BadgeURL is the SVG image address of a badge variant.
+func (a *App) BadgeURL(slug, shape, mode, size string) string {
+	q := url.Values{"shape": {shape}, "mode": {mode}, "size": {size}}
+	return a.Cfg.BaseURL + "/badges/" + slug + ".svg?" + q.Encode()
+}
+
+// ListingURL is the public page of a listing; badges link back to it.
+func (a *App) ListingURL(slug string) string { return a.Cfg.BaseURL + "/listings/" + slug }
+
+func (a *App) getBadges(ctx context.Context, in *ops.Input) (any, error) {
+	slug := in.Str("slug")
+	l, err := a.liveListing(ctx, slug)
+	if err != nil {
+		return nil, err
+	}
+	shape, mode, size := in.Str("shape"), in.Str("mode"), in.Str("size")
+	img := a.BadgeURL(slug, shape, mode, size)
+	alt := html.EscapeString(fmt.Sprintf("%s on %s", l.Name, a.Cfg.SiteName))
+	embed := fmt.Sprintf(`<a href="%s" target="_blank" rel="noopener"><img src="%s" alt="%s" width="%d" height="%d" /></a>`,
+		html.EscapeString(a.ListingURL(slug)), html.EscapeString(img), alt, badgeDims(shape, size).w, badgeDims(shape, size).h)
+	variants := map[string]string{}
+	for _, m := range badgeModes {
+		variants[m] = a.BadgeURL(slug, shape, m, size)
+	}
+	return map[string]any{
+		"listing": l.Summary, "shape": shape, "mode": mode, "size": size,
+		"html": embed, "image_url": img, "image_urls": variants, "link": a.ListingURL(slug),
+		"shapes": badgeShapes, "modes": badgeModes, "sizes": badgeSizes,
+		"note": "Keep the link to the listing page: the free launch checks the homepage for this badge or a link back.",
+	}, nil
+}
+
+type dims struct{ w, h int }
+
+func badgeDims(shape, size string) dims {
+	scale := map[string]float64{"s": 0.75, "m": 1, "l": 1.5}[size]
+	if scale == 0 {
+		scale = 1
+	}
+	base := map[string]dims{"standard": {250, 54}, "outline": {250, 54}, "pill": {220, 40}, "banner": {468, 60}, "square": {120, 120}}[shape]
+	if base.w == 0 {
+		base = dims{250, 54}
+	}
+	return dims{int(float64(base.w) * scale), int(float64(base.h) * scale)}
+}
+
+// BadgeSVG renders a badge showing the listing's live weekly rank when it is
+// launching this week, else its vote count. mode auto follows the viewer's
+// prefers-color-scheme inside the SVG.
+func (a *App) BadgeSVG(ctx context.Context, slug, shape, mode, size string) (string, error) {
+	if !contains(badgeShapes, shape) || !contains(badgeModes, mode) || !contains(badgeSizes, size) {
+		return "", ops.Invalid("shape", "shape, mode or size is not one of the listed values")
+	}
+	l, err := a.liveListing(ctx, slug)
+	if err != nil {
+		return "", err
+	}
+	metric := fmt.Sprintf("▲ %d votes", l.Votes)
+	if rank, ok := a.weeklyRank(ctx, l.ID, l.LaunchWeek); ok {
+		metric = fmt.Sprintf("#%d this week", rank)
+	}
+	d := badgeDims(shape, size)
+	return renderBadge(shape, mode, d, strings.ToUpper(a.Cfg.SiteName), metric, l.Name), nil
+}
+
+func (a *App) weeklyRank(ctx context.Context, id int64, week string) (int, bool) {
+	if week != WeekOf(a.Now()) {
+		return 0, false
+	}
+	var rank int
+	err := a.DB.R.QueryRowContext(ctx, `SELECT 1 + count(*) FROM weekly_votes w JOIN listings l ON l.id = w.listing_id
+		WHERE w.week = ?1 AND l.launch_week = ?1 AND l.status = 'live'
+		AND w.votes > coalesce((SELECT votes FROM weekly_votes WHERE week = ?1 AND listing_id = ?2), 0)`, week, id).Scan(&rank)
+	return rank, err == nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func renderBadge(shape, mode string, d dims, site, metric, name string) string {
+	bg, fg, border := "#ffffff", "#111827", "#d1d5db"
+	if mode == "dark" {
+		bg, fg, border = "#111827", "#f9fafb", "#374151"
+	}
+	radius := 8
+	switch shape {
+	case "pill":
+		radius = d.h / 2
+	case "square":
+		radius = 12
+	}
+	fill := bg
+	if shape == "outline" {
+		fill = "none"
+	}
+	style := ""
+	if mode == "auto" {
+		style = `<style>.bg{fill:#ffffff;stroke:#d1d5db}.fg{fill:#111827}@media (prefers-color-scheme: dark){.bg{fill:#111827;stroke:#374151}.fg{fill:#f9fafb}}</style>`
+	}
+	esc := html.EscapeString
+	fs := float64(d.h) * 0.28
+	if shape == "square" {
+		fs = float64(d.w) * 0.11
+	}
+	return fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s: %s">%s`+
+		`<title>%s on %s: %s</title>`+
+		`<rect class="bg" x="1" y="1" width="%d" height="%d" rx="%d" fill="%s" stroke="%s" stroke-width="2"/>`+
+		`<text class="fg" x="50%%" y="38%%" text-anchor="middle" font-family="system-ui,sans-serif" font-size="%.1f" fill="%s" opacity="0.7">%s</text>`+
+		`<text class="fg" x="50%%" y="74%%" text-anchor="middle" font-family="system-ui,sans-serif" font-weight="700" font-size="%.1f" fill="%s">%s</text></svg>`,
+		d.w, d.h, d.w, d.h, esc(name), esc(metric), style,
+		esc(name), esc(site), esc(metric),
+		d.w-2, d.h-2, radius, fill, border,
+		fs*0.8, fg, esc("FEATURED ON "+site),
+		fs*1.1, fg, esc(metric))
+}

@@ -1,0 +1,107 @@
+package app
+
+import (
+	"context"
+
+	"launchdir/db"
+	"launchdir/ops"
+)
+
+var boardNames = []string{"community-weekly", "community-all-time", "billboard", "domain-rating", "revenue"}
+
+// boardInfo describes each leaderboard: they are separate systems and the
+// response says what each one ranks by and who provides the figures.
+var boardInfo = map[string]map[string]any{
+	"community-weekly": {"title": "Community votes this week", "metric": "votes_in_week", "paid": false,
+		"source": "Votes cast by people on the site during the week (Monday to Sunday, UTC)."},
+	"community-all-time": {"title": "Community votes, all time", "metric": "votes", "paid": false,
+		"source": "All votes cast by people on the site."},
+	"billboard": {"title": "Billboard", "metric": "contributed_cents", "paid": true,
+		"disclosure": "PAID RANKING: positions on the billboard are bought. It ranks listings by money contributed and says nothing about quality or popularity.",
+		"source":     "Billboard contributions paid through orders."},
+	"domain-rating": {"title": "Domain Rating", "metric": "domain_rating", "paid": false, "third_party": true,
+		"source": "Third-party data: " + "Ahrefs Domain Rating (0-100), not computed by this directory."},
+	"revenue": {"title": "Revenue", "metric": "mrr_cents", "paid": false,
+		"source": "Monthly recurring revenue reported by founders; 'verified' marks figures checked against a payment provider."},
+}
+
+func (a *App) getLeaderboard(ctx context.Context, in *ops.Input) (any, error) {
+	board := in.Str("board")
+	info, ok := boardInfo[board]
+	if !ok {
+		return nil, ops.NotFound("leaderboard " + board + " (boards: community-weekly, community-all-time, billboard, domain-rating, revenue)")
+	}
+	if in.Has("week") && board != "community-weekly" {
+		return nil, ops.Invalid("week", "only applies to the community-weekly board")
+	}
+	off, lim := offset(in)
+	out := map[string]any{"board": board}
+	for k, v := range info {
+		out[k] = v
+	}
+	var (
+		q, count string
+		args     []any
+	)
+	switch board {
+	case "community-weekly":
+		week, err := ResolveWeek(a.Now(), in.Str("week"))
+		if err != nil {
+			return nil, err
+		}
+		if err := a.knownWeek(ctx, week); err != nil {
+			return nil, err
+		}
+		out["week"] = week
+		q = ` JOIN (SELECT listing_id, votes AS value FROM weekly_votes WHERE week = ?1) m ON m.listing_id = l.id
+			WHERE l.status = 'live' AND m.value > 0 ORDER BY m.value DESC, l.id LIMIT ?2 OFFSET ?3`
+		count = `SELECT count(*) FROM weekly_votes w JOIN listings l ON l.id = w.listing_id WHERE w.week = ?1 AND l.status = 'live' AND w.votes > 0`
+		args = []any{week}
+	case "community-all-time":
+		q = ` JOIN (SELECT id, votes AS value FROM listings) m ON m.id = l.id WHERE l.status = 'live' AND l.votes > 0
+			ORDER BY l.votes DESC, l.id LIMIT ?1 OFFSET ?2`
+		count = `SELECT count(*) FROM listings WHERE status = 'live' AND votes > 0`
+	case "billboard":
+		q = ` JOIN (SELECT id, billboard_cents AS value FROM listings) m ON m.id = l.id WHERE l.status = 'live' AND l.billboard_cents > 0
+			ORDER BY l.billboard_cents DESC, l.id LIMIT ?1 OFFSET ?2`
+		count = `SELECT count(*) FROM listings WHERE status = 'live' AND billboard_cents > 0`
+	case "domain-rating":
+		q = ` JOIN (SELECT id, domain_rating AS value FROM listings) m ON m.id = l.id WHERE l.status = 'live' AND l.domain_rating IS NOT NULL
+			ORDER BY l.domain_rating DESC, l.id LIMIT ?1 OFFSET ?2`
+		count = `SELECT count(*) FROM listings WHERE status = 'live' AND domain_rating IS NOT NULL`
+	case "revenue":
+		q = ` JOIN (SELECT listing_id, mrr_cents AS value FROM revenue) m ON m.listing_id = l.id WHERE l.status = 'live'
+			ORDER BY m.value DESC, l.id LIMIT ?1 OFFSET ?2`
+		count = `SELECT count(*) FROM revenue r JOIN listings l ON l.id = r.listing_id WHERE l.status = 'live'`
+	}
+	total, err := a.DB.Count(ctx, count, args...)
+	if err != nil {
+		return nil, err
+	}
+	items, err := a.DB.Board(ctx, info["metric"].(string), off, q, append(args, lim, off)...)
+	if err != nil {
+		return nil, err
+	}
+	if board == "revenue" {
+		if err := a.markVerifiedRevenue(ctx, items); err != nil {
+			return nil, err
+		}
+	}
+	p := page(in, items, total)
+	out["items"], out["page"], out["per_page"], out["total"] = p.Items, p.Page, p.PerPage, p.Total
+	return out, nil
+}
+
+func (a *App) markVerifiedRevenue(ctx context.Context, items []db.BoardItem) error {
+	for i := range items {
+		var verified bool
+		var currency, source string
+		err := a.DB.R.QueryRowContext(ctx, `SELECT verified, currency, source FROM revenue WHERE listing_id = ?`,
+			items[i].Listing.ID).Scan(&verified, &currency, &source)
+		if err != nil {
+			return err
+		}
+		items[i].Metric["verified"], items[i].Metric["currency"], items[i].Metric["source"] = verified, currency, source
+	}
+	return nil
+}

@@ -1,0 +1,120 @@
+package app
+
+import (
+	"launchdir/ops"
+)
+
+// Shared input schemas (spec sections 2, 4 and 8).
+var (
+	slugSchema    = ops.Pattern(`^[a-z0-9][a-z0-9-]{0,219}$`, 220).Desc("Listing slug: lowercase letters, digits and hyphens.")
+	catSlugSchema = ops.Pattern(`^[a-z0-9][a-z0-9-]{0,219}$`, 220).Desc("Category slug.")
+	country2      = ops.Pattern(`^[A-Za-z]{2}$`, 2).Desc("ISO 3166-1 alpha-2 country code.")
+)
+
+func path(name string, s *ops.Schema) ops.Param {
+	return ops.Param{Name: name, In: "path", Required: true, Schema: s}
+}
+
+func query(name string, s *ops.Schema) ops.Param {
+	return ops.Param{Name: name, In: "query", Schema: s}
+}
+
+func queryReq(name string, s *ops.Schema) ops.Param {
+	return ops.Param{Name: name, In: "query", Required: true, Schema: s}
+}
+
+// operations is THE table: every operation of the service, defined once.
+// REST routes, the OpenAPI document and the MCP tools are generated from it.
+func (a *App) operations() []*ops.Operation {
+	list := a.publicOperations()
+	list = append(list, a.signedInOperations()...)
+	return list
+}
+
+func (a *App) publicOperations() []*ops.Operation {
+	return []*ops.Operation{
+		{ID: "get_site_info", Method: "GET", Path: "/site", Toolset: "public",
+			Summary:     "Describe this directory",
+			Description: "Site name, API and MCP addresses, counts, the current launch week, launch sections, leaderboards and scopes.",
+			Handler:     a.getSiteInfo},
+		{ID: "search_listings", Method: "GET", Path: "/listings", Toolset: "public", Paginated: true,
+			Summary:     "Search live or upcoming listings",
+			Description: "Full-text search (name weighted highest) with filters. Items are summaries with slug, name, url, tagline, votes and primary category.",
+			Params: []ops.Param{
+				query("q", ops.Str(200).Desc("Search words; the last word matches as a prefix.")),
+				query("category", catSlugSchema.Desc("Category slug; includes its subcategories.")),
+				query("stage", catSlugSchema.Desc("Stage slug, e.g. beta, launched, growth.")),
+				query("country", country2),
+				query("pricing_model", ops.Str(40).Desc("Pricing model, e.g. free, freemium, subscription.")),
+				query("domain", ops.Str(253).Desc("Website domain, e.g. example.com.")),
+				query("status", ops.Enum("live", "upcoming").Def("live").Desc("live (default) or upcoming (scheduled launches).")),
+				query("sort", ops.Enum("relevance", "newest", "votes", "trending", "most_viewed", "most_followed").Def("relevance").
+					Desc("Sort order; relevance applies when q is given, otherwise votes.")),
+			},
+			Handler: a.searchListings},
+		{ID: "get_listing", Method: "GET", Path: "/listings/:slug", Toolset: "public",
+			Summary:     "Get a live listing's full profile",
+			Description: "Description, features, pricing, categories, founders, FAQs, socials, latest updates, community rating (genuine reviews only), Domain Rating with trend, links and not_found_on_website. Story, milestones and media appear only when unlocked.",
+			Params:      []ops.Param{path("slug", slugSchema)}, Handler: a.getListing},
+		{ID: "get_alternatives", Method: "GET", Path: "/listings/:slug/alternatives", Toolset: "public", Paginated: true,
+			Summary:     "Alternatives to a listing",
+			Description: "Owner-approved alternatives first (approved=true), then other live listings in the same primary category by votes.",
+			Params:      []ops.Param{path("slug", slugSchema)}, Handler: a.getAlternatives},
+		{ID: "compare_listings", Method: "GET", Path: "/compare", Toolset: "public",
+			Summary:     "Compare two listings side by side",
+			Description: "Rows of category attributes with each listing's value; an empty cell means neither listing states the fact.",
+			Params:      []ops.Param{queryReq("a", slugSchema), queryReq("b", slugSchema)}, Handler: a.compareListings},
+		{ID: "list_categories", Method: "GET", Path: "/categories", Toolset: "public",
+			Summary:     "Category tree with live counts",
+			Description: "Top-level categories with their subcategories; a parent's live_count includes its subcategories.",
+			Params:      []ops.Param{query("include_empty", ops.Bool().Def(true).Desc("Include categories without live listings."))},
+			Handler:     a.listCategories},
+		{ID: "get_category", Method: "GET", Path: "/categories/:slug", Toolset: "public", Paginated: true,
+			Summary: "A category and its live listings, most voted first",
+			Params:  []ops.Param{path("slug", catSlugSchema)}, Handler: a.getCategory},
+		{ID: "get_launch_week", Method: "GET", Path: "/launches/weeks/:week", Toolset: "public", Paginated: true,
+			Summary:     "Launches of one week (Monday to Sunday)",
+			Description: "week is this, next, last or a date (snapped to its Monday). Live launches ranked by the week's votes, then scheduled ones for a future week.",
+			Params:      []ops.Param{path("week", weekSchema)}, Handler: a.getLaunchWeek},
+		{ID: "list_launches", Method: "GET", Path: "/launches", Toolset: "public", Paginated: true,
+			Summary: "Launch sections",
+			Params: []ops.Param{query("section", ops.Enum(launchSections...).Def("this-week").
+				Desc("today, this-week (default), trending, most-voted, recent, most-viewed, most-followed or upcoming."))},
+			Handler: a.listLaunches},
+		{ID: "get_leaderboard", Method: "GET", Path: "/leaderboards/:board", Toolset: "public", Paginated: true,
+			Summary:     "A leaderboard: items have rank, listing and metric",
+			Description: "Boards are separate systems: community-weekly and community-all-time (votes), billboard (a PAID ranking by money contributed), domain-rating (third-party data) and revenue.",
+			Params: []ops.Param{
+				path("board", ops.Pattern(`^[a-z][a-z-]{0,39}$`, 40).Desc("community-weekly, community-all-time, billboard, domain-rating or revenue.")),
+				query("week", weekSchema.Desc("community-weekly only: this (default), last or a date.")),
+			},
+			Handler: a.getLeaderboard},
+		{ID: "list_founders", Method: "GET", Path: "/founders", Toolset: "public", Paginated: true,
+			Summary: "Founders of live listings",
+			Params:  []ops.Param{query("q", ops.Str(120).Desc("Part of the founder's name.")), query("country", country2)},
+			Handler: a.listFounders},
+		{ID: "get_founder", Method: "GET", Path: "/founders/:slug", Toolset: "public",
+			Summary: "A founder: bio, socials, companies, stories",
+			Params:  []ops.Param{path("slug", slugSchema.Desc("Founder slug."))}, Handler: a.getFounder},
+		{ID: "list_blog_posts", Method: "GET", Path: "/blog", Toolset: "public", Paginated: true,
+			Summary: "Blog posts, newest first",
+			Params:  []ops.Param{query("q", ops.Str(200).Desc("Words in the title, summary or text."))}, Handler: a.listBlogPosts},
+		{ID: "get_blog_post", Method: "GET", Path: "/blog/:slug", Toolset: "public",
+			Summary: "A blog post in Markdown with its FAQs",
+			Params:  []ops.Param{path("slug", slugSchema.Desc("Blog post slug."))}, Handler: a.getBlogPost},
+		{ID: "list_awards", Method: "GET", Path: "/awards", Toolset: "public", Paginated: true,
+			Summary:     "Launch of the Week awards",
+			Description: "Launch of the Week #1, #2, #3 per completed week, newest week first, from community votes only.",
+			Params:      []ops.Param{query("listing", slugSchema.Desc("Only awards of this listing."))}, Handler: a.listAwards},
+		{ID: "get_badges", Method: "GET", Path: "/listings/:slug/badges", Toolset: "public",
+			Summary:     "Badge embed code and SVG image URLs",
+			Description: "HTML embed code linking back to the listing, and SVG URLs served by this service showing the live weekly rank or votes.",
+			Params: []ops.Param{path("slug", slugSchema),
+				query("shape", ops.Enum(badgeShapes...).Def("standard")),
+				query("mode", ops.Enum(badgeModes...).Def("auto").Desc("auto follows the viewer's colour scheme.")),
+				query("size", ops.Enum(badgeSizes...).Def("m"))},
+			Handler: a.getBadges},
+		{ID: "list_interview_questions", Method: "GET", Path: "/interview-questions", Toolset: "public",
+			Summary: "Founder interview questions", Handler: a.listInterviewQuestions},
+	}
+}

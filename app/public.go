@@ -1,0 +1,342 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"launchdir/db"
+	"launchdir/ops"
+)
+
+func (a *App) getSiteInfo(ctx context.Context, in *ops.Input) (any, error) {
+	live, err := a.DB.Count(ctx, `SELECT count(*) FROM listings WHERE status = 'live'`)
+	if err != nil {
+		return nil, err
+	}
+	upcoming, err := a.DB.Count(ctx, `SELECT count(*) FROM listings WHERE status = 'scheduled'`)
+	if err != nil {
+		return nil, err
+	}
+	cats, err := a.DB.Count(ctx, `SELECT count(*) FROM categories`)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{
+		"name":        a.setting(ctx, "site_name", a.Cfg.SiteName),
+		"description": a.setting(ctx, "site_description", "A directory of startup products, launched weekly."),
+		"site_key":    a.Cfg.SiteKey,
+		"version":     Version,
+		"urls": map[string]string{
+			"base": a.Cfg.BaseURL, "api": a.APIURL(), "openapi": a.APIURL() + "/openapi.json", "mcp": a.MCPURL(),
+		},
+		"counts":             map[string]int{"live_listings": live, "upcoming_listings": upcoming, "categories": cats},
+		"current_week":       WeekOf(a.Now()),
+		"week_starts_on":     "monday",
+		"free_queue_weeks":   a.freeQueueWeeks(ctx),
+		"launch_sections":    launchSections,
+		"leaderboards":       boardNames,
+		"listing_statuses":   ListingStatuses,
+		"scopes":             ops.AllScopes,
+		"votes_via_api":      false,
+		"voting_explanation": "Votes come only from people on the site; the API has no voting.",
+	}, nil
+}
+
+func (a *App) searchListings(ctx context.Context, in *ops.Input) (any, error) {
+	off, lim := offset(in)
+	f := db.SearchFilter{
+		Q: strings.TrimSpace(in.Str("q")), Category: in.Str("category"), Stage: in.Str("stage"),
+		Country: strings.ToUpper(in.Str("country")), PricingModel: in.Str("pricing_model"),
+		Domain: normalizeDomain(in.Str("domain")), Upcoming: in.Str("status") == "upcoming",
+		Sort: in.Str("sort"), Offset: off, Limit: lim,
+	}
+	items, total, err := a.DB.SearchListings(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	return page(in, items, total), nil
+}
+
+// normalizeDomain lets people paste a URL or a www. host as the domain filter.
+func normalizeDomain(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "https://"), "http://")
+	if i := strings.IndexAny(s, "/?#"); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimPrefix(s, "www.")
+}
+
+func (a *App) liveListing(ctx context.Context, slug string) (*db.Listing, error) {
+	l, err := a.DB.GetListingBy(ctx, a.DB.R, "l.slug = ? AND l.status = 'live'", slug)
+	return l, notFound(err, "listing "+slug)
+}
+
+func (a *App) getListing(ctx context.Context, in *ops.Input) (any, error) {
+	return a.liveListing(ctx, in.Str("slug"))
+}
+
+func (a *App) getAlternatives(ctx context.Context, in *ops.Input) (any, error) {
+	id, err := a.DB.ListingIDBySlug(ctx, in.Str("slug"))
+	if err != nil {
+		return nil, notFound(err, "listing "+in.Str("slug"))
+	}
+	off, lim := offset(in)
+	items, total, err := a.DB.Alternatives(ctx, id, off, lim)
+	if err != nil {
+		return nil, err
+	}
+	return page(in, items, total), nil
+}
+
+// compareRow is one attribute compared across two listings.
+type compareRow struct {
+	Attribute string `json:"attribute"`
+	A         string `json:"a"`
+	B         string `json:"b"`
+}
+
+func (a *App) compareListings(ctx context.Context, in *ops.Input) (any, error) {
+	la, err := a.liveListing(ctx, in.Str("a"))
+	if err != nil {
+		return nil, withField(err, "a")
+	}
+	lb, err := a.liveListing(ctx, in.Str("b"))
+	if err != nil {
+		return nil, withField(err, "b")
+	}
+	attrs, err := a.compareAttributes(ctx, la, lb)
+	if err != nil {
+		return nil, err
+	}
+	rows := []compareRow{}
+	for _, name := range attrs {
+		rows = append(rows, compareRow{Attribute: name, A: la.Attributes[name], B: lb.Attributes[name]})
+	}
+	return map[string]any{
+		"a": la.Summary, "b": lb.Summary, "rows": rows,
+		"note": "An empty cell means neither listing states that fact.",
+	}, nil
+}
+
+// compareAttributes is the union of both primary categories' attributes
+// plus the facts every listing has, in a stable order.
+func (a *App) compareAttributes(ctx context.Context, la, lb *db.Listing) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	add := func(names ...string) {
+		for _, n := range names {
+			if !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+	}
+	add("Pricing model", "Pricing", "Stage", "Founded", "Country")
+	for _, l := range []*db.Listing{la, lb} {
+		if l.Category == nil {
+			continue
+		}
+		at, err := a.DB.CategoryAttributes(ctx, l.Category.Slug)
+		if err != nil {
+			return nil, err
+		}
+		add(at...)
+	}
+	for _, l := range []*db.Listing{la, lb} {
+		base := map[string]string{"Pricing model": l.Pricing["model"], "Pricing": l.Pricing["summary"], "Stage": l.Stage, "Country": l.Country}
+		if l.FoundedYear != nil {
+			base["Founded"] = fmt.Sprint(*l.FoundedYear)
+		}
+		for k, v := range base {
+			if _, ok := l.Attributes[k]; !ok && v != "" {
+				l.Attributes[k] = v
+			}
+		}
+	}
+	return out, nil
+}
+
+// withField names the input a 404 came from.
+func withField(err error, field string) error {
+	if e, ok := err.(*ops.Error); ok && e.Code == ops.CodeNotFound {
+		e.Fields = []ops.FieldError{{Field: field, Message: "no live listing has this slug"}}
+	}
+	return err
+}
+
+func (a *App) listCategories(ctx context.Context, in *ops.Input) (any, error) {
+	tree, err := a.DB.Categories(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if in.Has("include_empty") && !in.Bool("include_empty") {
+		tree = dropEmpty(tree)
+	}
+	return map[string]any{"items": tree, "total": len(tree)}, nil
+}
+
+func dropEmpty(cs []db.Category) []db.Category {
+	out := []db.Category{}
+	for _, c := range cs {
+		if c.LiveCount == 0 {
+			continue
+		}
+		c.Subcategories = dropEmpty(c.Subcategories)
+		out = append(out, c)
+	}
+	return out
+}
+
+func (a *App) getCategory(ctx context.Context, in *ops.Input) (any, error) {
+	c, err := a.DB.CategoryBySlug(ctx, in.Str("slug"))
+	if err != nil {
+		return nil, notFound(err, "category "+in.Str("slug"))
+	}
+	off, lim := offset(in)
+	items, total, err := a.DB.SearchListings(ctx, db.SearchFilter{Category: c.Slug, Sort: "votes", Offset: off, Limit: lim})
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"category": c, "listings": page(in, items, total)}, nil
+}
+
+// maxWeeksAhead bounds future weeks; earlier than the first launch week is 404 too.
+const maxWeeksAhead = 52
+
+func (a *App) knownWeek(ctx context.Context, week string) error {
+	t, _ := time.Parse(dateLayout, week)
+	if t.After(Monday(a.Now()).AddDate(0, 0, 7*maxWeeksAhead)) {
+		return ops.NotFound(fmt.Sprintf("week %s (more than %d weeks ahead)", week, maxWeeksAhead))
+	}
+	if first := a.setting(ctx, "first_week", ""); first != "" && week < first {
+		return ops.NotFound(fmt.Sprintf("week %s (the directory's first launch week is %s)", week, first))
+	}
+	return nil
+}
+
+func (a *App) getLaunchWeek(ctx context.Context, in *ops.Input) (any, error) {
+	week, err := ResolveWeek(a.Now(), in.Str("week"))
+	if err != nil {
+		return nil, err
+	}
+	if err := a.knownWeek(ctx, week); err != nil {
+		return nil, err
+	}
+	off, lim := offset(in)
+	items, total, err := a.DB.WeekLaunches(ctx, week, off, lim)
+	if err != nil {
+		return nil, err
+	}
+	start, _ := time.Parse(dateLayout, week)
+	return map[string]any{
+		"week": week, "starts": week, "ends": start.AddDate(0, 0, 6).Format(dateLayout),
+		"is_future": week > WeekOf(a.Now()), "launches": page(in, items, total),
+	}, nil
+}
+
+var launchSections = []string{"today", "this-week", "trending", "most-voted", "recent", "most-viewed", "most-followed", "upcoming"}
+
+func (a *App) listLaunches(ctx context.Context, in *ops.Input) (any, error) {
+	section := in.Str("section")
+	off, lim := offset(in)
+	var (
+		items []db.Summary
+		total int
+		err   error
+	)
+	switch section {
+	case "today":
+		items, total, err = a.launchedBetween(ctx, a.today(), off, lim)
+	case "this-week":
+		items, total, err = a.DB.WeekLaunches(ctx, WeekOf(a.Now()), off, lim)
+	case "upcoming":
+		items, total, err = a.DB.SearchListings(ctx, db.SearchFilter{Upcoming: true, Offset: off, Limit: lim})
+	default:
+		sortBy := map[string]string{"trending": "trending", "most-voted": "votes", "recent": "newest",
+			"most-viewed": "most_viewed", "most-followed": "most_followed"}[section]
+		items, total, err = a.DB.SearchListings(ctx, db.SearchFilter{Sort: sortBy, Offset: off, Limit: lim})
+	}
+	if err != nil {
+		return nil, err
+	}
+	p := page(in, items, total)
+	return map[string]any{"section": section, "items": p.Items, "page": p.Page, "per_page": p.PerPage, "total": p.Total}, nil
+}
+
+// launchedBetween lists live listings launched on day (UTC).
+func (a *App) launchedBetween(ctx context.Context, day string, off, lim int) ([]db.Summary, int, error) {
+	const cond = ` WHERE l.status = 'live' AND l.launched_at >= ?1 AND l.launched_at < ?2`
+	next := mustDate(day).AddDate(0, 0, 1).Format(dateLayout)
+	total, err := a.DB.Count(ctx, `SELECT count(*) FROM listings l`+cond, day, next)
+	if err != nil {
+		return nil, 0, err
+	}
+	items, err := a.DB.Summaries(ctx, cond+` ORDER BY l.votes DESC, l.id LIMIT ?3 OFFSET ?4`, day, next, lim, off)
+	return items, total, err
+}
+
+func mustDate(s string) time.Time {
+	t, _ := time.Parse(dateLayout, s)
+	return t
+}
+
+func (a *App) listFounders(ctx context.Context, in *ops.Input) (any, error) {
+	off, lim := offset(in)
+	items, total, err := a.DB.Founders(ctx, strings.TrimSpace(in.Str("q")), strings.ToUpper(in.Str("country")), off, lim)
+	if err != nil {
+		return nil, err
+	}
+	return page(in, items, total), nil
+}
+
+func (a *App) getFounder(ctx context.Context, in *ops.Input) (any, error) {
+	f, err := a.DB.FounderBySlug(ctx, in.Str("slug"))
+	return f, notFound(err, "founder "+in.Str("slug"))
+}
+
+func (a *App) listBlogPosts(ctx context.Context, in *ops.Input) (any, error) {
+	off, lim := offset(in)
+	items, total, err := a.DB.BlogPosts(ctx, strings.TrimSpace(in.Str("q")), off, lim)
+	if err != nil {
+		return nil, err
+	}
+	return page(in, items, total), nil
+}
+
+func (a *App) getBlogPost(ctx context.Context, in *ops.Input) (any, error) {
+	p, err := a.DB.BlogPostBySlug(ctx, in.Str("slug"))
+	return p, notFound(err, "blog post "+in.Str("slug"))
+}
+
+func (a *App) listAwards(ctx context.Context, in *ops.Input) (any, error) {
+	off, lim := offset(in)
+	items, total, err := a.DB.Awards(ctx, in.Str("listing"), off, lim)
+	if err != nil {
+		return nil, err
+	}
+	p := page(in, items, total)
+	return map[string]any{"items": p.Items, "page": p.Page, "per_page": p.PerPage, "total": p.Total,
+		"basis": "Launch of the Week #1-#3 from community votes only; paid placements never affect awards."}, nil
+}
+
+func (a *App) listInterviewQuestions(ctx context.Context, in *ops.Input) (any, error) {
+	qs, err := a.DB.InterviewQuestions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"items": qs, "total": len(qs), "max_answers": maxInterviewAnswers, "max_answer_length": 4000}, nil
+}
+
+// sortedKeys returns a map's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

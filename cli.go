@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"launchdir/app"
+	"launchdir/db"
+	"launchdir/demo"
+)
+
+// openApp opens the database for a CLI command (no demo fill, no server).
+func openApp(path string) (*app.App, func(), error) {
+	ctx := context.Background()
+	d, err := db.Open(ctx, path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("database %s: %v", path, err)
+	}
+	a, err := app.New(d, app.Config{BaseURL: "http://localhost"}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		d.Close()
+		return nil, nil, err
+	}
+	return a, func() { d.Close() }, nil
+}
+
+func seedCmd(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("seed", flag.ContinueOnError)
+	n := fs.Int("listings", 1000, "number of listings")
+	path := fs.String("db", "./launchdir.db", "SQLite database file")
+	seed := fs.Int64("seed", 1, "generator seed")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *n < 1 || *n > 10_000_000 {
+		return errors.New("bad -listings: must be 1..10000000")
+	}
+	ctx := context.Background()
+	d, err := db.Open(ctx, *path)
+	if err != nil {
+		return fmt.Errorf("database %s: %v", *path, err)
+	}
+	defer d.Close()
+	start := time.Now()
+	if err := demo.Seed(ctx, d, *n, *seed, time.Now()); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "seeded %d listings into %s in %s\n", *n, *path, time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+func apikeyCmd(args []string, stdout io.Writer) error {
+	if len(args) == 0 {
+		return errors.New("apikey needs a subcommand: create, list or revoke")
+	}
+	fs := flag.NewFlagSet("apikey", flag.ContinueOnError)
+	email := fs.String("email", "", "user email")
+	scopes := fs.String("scopes", "account:read", "comma separated scopes")
+	name := fs.String("name", "", "key name")
+	id := fs.Int64("id", 0, "key id (revoke)")
+	path := fs.String("db", "./launchdir.db", "SQLite database file")
+	if err := parseFlags(fs, args[1:]); err != nil {
+		return err
+	}
+	a, closeDB, err := openApp(*path)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	ctx := context.Background()
+	switch args[0] {
+	case "create":
+		sc, err := app.ParseScopes(*scopes)
+		if err != nil {
+			return err
+		}
+		secret, _, err := a.CreateAPIKey(ctx, *email, *name, sc)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, secret)
+	case "list":
+		keys, err := a.ListAPIKeys(ctx, strings.ToLower(*email))
+		if err != nil {
+			return err
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tEMAIL\tPREFIX\tSCOPES\tCREATED\tLAST USED\tREVOKED")
+		for _, k := range keys {
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.Email, k.Prefix, strings.Join(k.Scopes, ","), k.CreatedAt, k.LastUsedAt, k.RevokedAt)
+		}
+		tw.Flush()
+	case "revoke":
+		if *id < 1 {
+			return errors.New("apikey revoke needs -id")
+		}
+		if err := a.RevokeAPIKey(ctx, *id); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "revoked key %d\n", *id)
+	default:
+		return fmt.Errorf("unknown apikey subcommand %q", args[0])
+	}
+	return nil
+}
+
+func userCmd(args []string, stdout io.Writer) error {
+	if len(args) == 0 {
+		return errors.New("user needs a subcommand: create or list")
+	}
+	fs := flag.NewFlagSet("user", flag.ContinueOnError)
+	email := fs.String("email", "", "user email")
+	name := fs.String("name", "", "display name")
+	pwStdin := fs.Bool("password-stdin", false, "read a sign-in password from the first line of stdin")
+	path := fs.String("db", "./launchdir.db", "SQLite database file")
+	if err := parseFlags(fs, args[1:]); err != nil {
+		return err
+	}
+	a, closeDB, err := openApp(*path)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	ctx := context.Background()
+	switch args[0] {
+	case "create":
+		password := ""
+		if *pwStdin {
+			line, err := bufio.NewReader(os.Stdin).ReadString('\n')
+			if err != nil && !errors.Is(err, io.EOF) {
+				return err
+			}
+			password = strings.TrimRight(line, "\r\n")
+		}
+		u, err := a.CreateUser(ctx, *email, *name, password)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "created user %d %s\n", u.ID, u.Email)
+	case "list":
+		users, err := a.ListUsers(ctx)
+		if err != nil {
+			return err
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tEMAIL\tNAME\tCREATED")
+		for _, u := range users {
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", u.ID, u.Email, u.Name, u.CreatedAt)
+		}
+		tw.Flush()
+	default:
+		return fmt.Errorf("unknown user subcommand %q", args[0])
+	}
+	return nil
+}

@@ -1,0 +1,146 @@
+// Package db owns the one SQLite file: connection pools, migrations and the
+// queries of every domain. Public store methods open a transaction and call
+// small helpers that take *sql.Tx.
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"launchdir/ops"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// DB is one writer connection beside a small read-only pool. SQLite allows
+// one writer at a time; funnelling writes through one connection turns lock
+// contention (SQLITE_BUSY) into ordinary queueing in database/sql.
+type DB struct {
+	W    *sql.DB // the single writer
+	R    *sql.DB // readers
+	Path string
+}
+
+func dsn(path string, readOnly bool) string {
+	q := url.Values{}
+	// busy_timeout first: the journal_mode switch itself may need to wait.
+	q.Add("_pragma", "busy_timeout(5000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(ON)")
+	q.Add("_pragma", "cache_size(-16000)")
+	q.Add("_pragma", "temp_store(MEMORY)")
+	if readOnly {
+		q.Add("_pragma", "query_only(ON)")
+	} else {
+		q.Set("_txlock", "immediate")
+	}
+	return "file:" + path + "?" + q.Encode()
+}
+
+// Open opens (creating if needed) and migrates the database at path.
+func Open(ctx context.Context, path string) (*DB, error) {
+	if path == "" {
+		return nil, errors.New("database path is empty")
+	}
+	if dir := filepath.Dir(path); dir != "" {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return nil, fmt.Errorf("database directory %s does not exist", dir)
+		}
+	}
+	w, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
+		return nil, err
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	if err := w.PingContext(ctx); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	d := &DB{W: w, Path: path}
+	if err := d.migrate(ctx); err != nil {
+		w.Close()
+		return nil, err
+	}
+	r, err := sql.Open("sqlite", dsn(path, true))
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	n := max(2, runtime.NumCPU()*2)
+	r.SetMaxOpenConns(n)
+	r.SetMaxIdleConns(n)
+	d.R = r
+	return d, nil
+}
+
+// Close closes both pools; the writer last so the WAL is checkpointed.
+func (d *DB) Close() error {
+	var errs []error
+	if d.R != nil {
+		errs = append(errs, d.R.Close())
+	}
+	if _, err := d.W.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		errs = append(errs, err)
+	}
+	errs = append(errs, d.W.Close())
+	return errors.Join(errs...)
+}
+
+// Tx runs fn in one write transaction (BEGIN IMMEDIATE via _txlock).
+func (d *DB) Tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := d.W.BeginTx(ctx, nil)
+	if err != nil {
+		return mapErr(err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return mapErr(err)
+	}
+	return mapErr(tx.Commit())
+}
+
+// mapErr turns SQLite constraint failures into domain errors.
+func mapErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	var oe *ops.Error
+	if errors.As(err, &oe) {
+		return err
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() {
+		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+			return &ops.Error{Code: ops.CodeConflict, Detail: "already exists: " + constraintName(se.Error())}
+		case sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
+			return &ops.Error{Code: ops.CodeInvalid, Detail: "refers to something that does not exist"}
+		case sqlite3.SQLITE_CONSTRAINT_CHECK, sqlite3.SQLITE_CONSTRAINT_NOTNULL:
+			return &ops.Error{Code: ops.CodeInvalid, Detail: "violates a data rule: " + constraintName(se.Error())}
+		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+			return &ops.Error{Code: ops.CodeUnavailable, Detail: "the database is busy, retry shortly"}
+		}
+	}
+	return err
+}
+
+func constraintName(msg string) string {
+	if i := strings.LastIndex(msg, "failed: "); i >= 0 {
+		return strings.TrimSuffix(msg[i+len("failed: "):], ")")
+	}
+	return msg
+}
+
+// IsNoRows reports sql.ErrNoRows.
+func IsNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }

@@ -1,0 +1,224 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// CategoryRef names a category.
+type CategoryRef struct {
+	Slug string `json:"slug"`
+	Name string `json:"name"`
+}
+
+// Summary is a listing in lists and search results.
+type Summary struct {
+	ID         int64        `json:"-"`
+	Slug       string       `json:"slug"`
+	Name       string       `json:"name"`
+	URL        string       `json:"url"`
+	Tagline    string       `json:"tagline"`
+	LogoURL    string       `json:"logo_url,omitempty"`
+	Votes      int64        `json:"votes"`
+	Views      int64        `json:"views"`
+	Follows    int64        `json:"follows"`
+	Status     string       `json:"status"`
+	LaunchWeek string       `json:"launch_week,omitempty"`
+	LaunchedAt string       `json:"launched_at,omitempty"`
+	Category   *CategoryRef `json:"primary_category"`
+}
+
+// summaryCols selects a Summary from listings l joined with categories c.
+const summaryCols = `l.id, l.slug, l.name, l.url, l.tagline, l.logo_url, l.votes, l.views, l.follows, l.status,
+	coalesce(l.launch_week,''), coalesce(l.launched_at,''), coalesce(c.slug,''), coalesce(c.name,'')`
+
+const summaryFrom = ` FROM listings l LEFT JOIN categories c ON c.id = l.primary_category_id `
+
+func scanSummary(sc interface{ Scan(...any) error }, extra ...any) (Summary, error) {
+	var s Summary
+	var cslug, cname string
+	dest := append([]any{&s.ID, &s.Slug, &s.Name, &s.URL, &s.Tagline, &s.LogoURL, &s.Votes, &s.Views, &s.Follows,
+		&s.Status, &s.LaunchWeek, &s.LaunchedAt, &cslug, &cname}, extra...)
+	if err := sc.Scan(dest...); err != nil {
+		return s, err
+	}
+	if cslug != "" {
+		s.Category = &CategoryRef{Slug: cslug, Name: cname}
+	}
+	return s, nil
+}
+
+func querySummaries(ctx context.Context, q querier, query string, args ...any) ([]Summary, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Summary{}
+	for rows.Next() {
+		s, err := scanSummary(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// SearchFilter is the input of SearchListings.
+type SearchFilter struct {
+	Q, Category, Stage, Country, PricingModel, Domain string
+	Upcoming                                          bool
+	Sort                                              string
+	Offset, Limit                                     int
+}
+
+// ftsCandidates bounds how many matches bm25 ranks. bm25 scores every row it
+// is asked about, so ranking all matches of a common word costs 100+ ms at
+// 100k listings; ranking the newest N matches keeps it to a few ms.
+const ftsCandidates = 2000
+
+// sortOrder maps sort names to ORDER BY clauses backed by indexes.
+var sortOrder = map[string]string{
+	"newest":        "l.launched_at DESC, l.id DESC",
+	"votes":         "l.votes DESC, l.id",
+	"trending":      "l.trending DESC, l.id",
+	"most_viewed":   "l.views DESC, l.id",
+	"most_followed": "l.follows DESC, l.id",
+}
+
+// FTSQuery turns user text into a safe FTS5 query: each word quoted (so
+// operators in input are literal) and the last word a prefix.
+func FTSQuery(q string) string {
+	var parts []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
+		return !(r == '-' || r == '\'' || r == '.' || r == '+' || r == '#' || r == '_' || isWordRune(r))
+	}) {
+		w = strings.ReplaceAll(w, `"`, "")
+		if w != "" {
+			parts = append(parts, `"`+w+`"`)
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	parts[len(parts)-1] += "*"
+	return strings.Join(parts, " ")
+}
+
+func isWordRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127
+}
+
+// SearchListings lists live (or upcoming) listings matching f.
+func (d *DB) SearchListings(ctx context.Context, f SearchFilter) ([]Summary, int, error) {
+	where, args := []string{}, []any{}
+	if f.Upcoming {
+		where = append(where, "l.status = 'scheduled'")
+	} else {
+		where = append(where, "l.status = 'live'")
+	}
+	if f.Category != "" {
+		where = append(where, `l.id IN (SELECT lc.listing_id FROM listing_categories lc JOIN categories k ON k.id = lc.category_id
+			WHERE k.slug = ? OR k.parent_id = (SELECT id FROM categories WHERE slug = ?))`)
+		args = append(args, f.Category, f.Category)
+	}
+	for _, fl := range []struct{ col, val string }{{"l.stage", f.Stage}, {"l.country", f.Country}, {"l.pricing_model", f.PricingModel}, {"l.domain", f.Domain}} {
+		if fl.val != "" {
+			where = append(where, fl.col+" = ?")
+			args = append(args, fl.val)
+		}
+	}
+	fts := FTSQuery(f.Q)
+	if f.Q != "" && fts == "" {
+		return []Summary{}, 0, nil
+	}
+	if fts == "" {
+		return d.filteredList(ctx, where, args, f)
+	}
+	if f.Sort == "relevance" || f.Sort == "" {
+		return d.rankedSearch(ctx, fts, where, args, f)
+	}
+	where = append(where, "l.id IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?)")
+	args = append(args, fts)
+	return d.filteredList(ctx, where, args, f)
+}
+
+func (d *DB) filteredList(ctx context.Context, where []string, args []any, f SearchFilter) ([]Summary, int, error) {
+	order, ok := sortOrder[f.Sort]
+	if !ok {
+		order = sortOrder["votes"]
+		if f.Upcoming {
+			order = "l.launch_week, l.id"
+		}
+	}
+	cond := strings.Join(where, " AND ")
+	var total int
+	if err := d.R.QueryRowContext(ctx, "SELECT count(*) FROM listings l WHERE "+cond, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	items, err := querySummaries(ctx, d.R, "SELECT "+summaryCols+summaryFrom+" WHERE "+cond+
+		" ORDER BY "+order+" LIMIT ? OFFSET ?", append(args, f.Limit, f.Offset)...)
+	return items, total, err
+}
+
+// rankedSearch ranks by bm25 (name weighted highest) inside an FTS
+// subquery limited to the newest ftsCandidates matches.
+func (d *DB) rankedSearch(ctx context.Context, fts string, where []string, args []any, f SearchFilter) ([]Summary, int, error) {
+	cond := strings.Join(where, " AND ")
+	var total int
+	if err := d.R.QueryRowContext(ctx, `SELECT count(*) FROM listings l WHERE l.id IN
+		(SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?) AND `+cond, append([]any{fts}, args...)...).Scan(&total); err != nil {
+		return nil, 0, ftsErr(err)
+	}
+	q := `WITH m AS (SELECT rowid AS id, bm25(listings_fts, 10.0, 5.0, 1.0, 2.0, 3.0) AS score
+			FROM listings_fts WHERE listings_fts MATCH ? ORDER BY rowid DESC LIMIT ?)
+		SELECT ` + summaryCols + summaryFrom + ` JOIN m ON m.id = l.id WHERE ` + cond +
+		` ORDER BY m.score, l.votes DESC, l.id LIMIT ? OFFSET ?`
+	all := append([]any{fts, ftsCandidates}, args...)
+	items, err := querySummaries(ctx, d.R, q, append(all, f.Limit, f.Offset)...)
+	if err != nil {
+		return nil, 0, ftsErr(err)
+	}
+	// Filters can leave fewer than a page of the newest candidates: fall back
+	// to an unranked-by-bm25 list of every match, still correct and indexed.
+	if len(items) < f.Limit && f.Offset+len(items) < total {
+		where = append(where, "l.id IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?)")
+		f.Sort = "votes"
+		return d.filteredList(ctx, where, append(args, fts), f)
+	}
+	return items, total, nil
+}
+
+func ftsErr(err error) error {
+	if strings.Contains(err.Error(), "fts5") {
+		return fmt.Errorf("search syntax: %w", err)
+	}
+	return err
+}
+
+// decodeJSON decodes a JSON column, tolerating empty text.
+func decodeJSON[T any](s string) T {
+	var v T
+	if s != "" {
+		_ = json.Unmarshal([]byte(s), &v)
+	}
+	return v
+}
+
+// EncodeJSON encodes a value for a JSON column.
+func EncodeJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "null"
+	}
+	return string(b)
+}

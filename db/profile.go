@@ -1,0 +1,376 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+)
+
+// FAQ is a question and its answer.
+type FAQ struct {
+	Question string `json:"question"`
+	Answer   string `json:"answer"`
+}
+
+// FounderRef is a founder as shown on a listing.
+type FounderRef struct {
+	Slug    string            `json:"slug"`
+	Name    string            `json:"name"`
+	Title   string            `json:"title"`
+	Bio     string            `json:"bio,omitempty"`
+	Socials map[string]string `json:"socials"`
+}
+
+// Update is a listing update post.
+type Update struct {
+	ID        int64  `json:"id"`
+	Title     string `json:"title"`
+	Body      string `json:"body"`
+	CreatedAt string `json:"created_at"`
+}
+
+// Milestone is a dated achievement.
+type Milestone struct {
+	ID          int64  `json:"id"`
+	Date        string `json:"date"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	URL         string `json:"url"`
+}
+
+// Story is the founder story (a paid section).
+type Story struct {
+	Title        string `json:"title"`
+	Story        string `json:"story"`
+	WhyStarted   string `json:"why_started"`
+	Problem      string `json:"problem"`
+	Journey      string `json:"journey"`
+	Challenges   string `json:"challenges"`
+	Achievements string `json:"achievements"`
+	Lessons      string `json:"lessons"`
+	WhatsNext    string `json:"whats_next"`
+	UpdatedAt    string `json:"updated_at,omitempty"`
+}
+
+// Media is an image or video of a listing (a paid section).
+type Media struct {
+	Kind    string `json:"kind"`
+	URL     string `json:"url"`
+	Caption string `json:"caption"`
+}
+
+// Rating is the community rating from genuine reviews only.
+type Rating struct {
+	Average *float64 `json:"average"`
+	Count   int64    `json:"count"`
+	Basis   string   `json:"basis"`
+}
+
+// DRPoint is one Domain Rating measurement.
+type DRPoint struct {
+	Date   string `json:"date"`
+	Rating int    `json:"rating"`
+}
+
+// DomainRating is the third-party Domain Rating with its trend.
+type DomainRating struct {
+	Value   *int      `json:"value"`
+	Trend   string    `json:"trend"` // up, down, flat, unknown
+	Change  int       `json:"change"`
+	Source  string    `json:"source"`
+	History []DRPoint `json:"history"`
+}
+
+// DomainRatingSource names the third party behind Domain Rating figures.
+const DomainRatingSource = "Ahrefs Domain Rating (third-party estimate, 0-100), refreshed monthly"
+
+// Listing is the full public profile.
+type Listing struct {
+	Summary
+	ShortDescription string            `json:"short_description"`
+	Description      string            `json:"description"`
+	Features         []string          `json:"features"`
+	USPs             []string          `json:"usps"`
+	Keywords         []string          `json:"keywords"`
+	Tags             []string          `json:"tags"`
+	Stage            string            `json:"stage"`
+	Pricing          map[string]string `json:"pricing"`
+	Country          string            `json:"country"`
+	City             string            `json:"city"`
+	FoundedYear      *int              `json:"founded_year"`
+	ContactEmail     string            `json:"contact_email"`
+	Domain           string            `json:"domain"`
+	Plan             string            `json:"plan"`
+	Categories       []CategoryRef     `json:"categories"`
+	Founders         []FounderRef      `json:"founders"`
+	FAQs             []FAQ             `json:"faqs"`
+	Socials          map[string]string `json:"socials"`
+	LatestUpdates    []Update          `json:"latest_updates"`
+	Rating           Rating            `json:"community_rating"`
+	DomainRating     DomainRating      `json:"domain_rating"`
+	Links            map[string]string `json:"links"`
+	NotFound         []string          `json:"not_found_on_website"`
+	Attributes       map[string]string `json:"attributes"`
+	UnlockedSections []string          `json:"unlocked_sections"`
+	Story            *Story            `json:"story,omitempty"`
+	Milestones       []Milestone       `json:"milestones,omitempty"`
+	Media            []Media           `json:"media,omitempty"`
+	UpdatedAt        string            `json:"updated_at"`
+}
+
+// listingCols follows summaryCols with the profile columns.
+const listingCols = summaryCols + `, l.short_description, l.description, l.features, l.usps, l.keywords, l.tags,
+	l.stage, l.pricing_model, l.pricing_summary, l.country, l.city, l.founded_year, l.contact_email, l.domain, l.plan,
+	l.socials, l.not_found, l.attributes, l.unlock_story, l.unlock_milestones, l.unlock_media, l.rating_sum,
+	l.rating_count, l.domain_rating, l.demo_video_url, l.updated_at`
+
+// GetListingBy loads a full profile; where is a condition on l (e.g. "l.slug = ?").
+// Callers decide which statuses are visible.
+func (d *DB) GetListingBy(ctx context.Context, q querier, where string, arg any) (*Listing, error) {
+	var (
+		l                                               Listing
+		features, usps, keywords, tags, socials, nf, at string
+		pm, ps, video                                   string
+		founded, dr                                     sql.NullInt64
+		uStory, uMile, uMedia                           bool
+		rSum, rCount                                    int64
+	)
+	s, err := scanSummary(q.QueryRowContext(ctx, "SELECT "+listingCols+summaryFrom+" WHERE "+where, arg),
+		&l.ShortDescription, &l.Description, &features, &usps, &keywords, &tags, &l.Stage, &pm, &ps, &l.Country,
+		&l.City, &founded, &l.ContactEmail, &l.Domain, &l.Plan, &socials, &nf, &at, &uStory, &uMile, &uMedia,
+		&rSum, &rCount, &dr, &video, &l.UpdatedAt)
+	if err != nil {
+		return nil, err
+	}
+	l.Summary = s
+	l.Features, l.USPs = orEmpty(decodeJSON[[]string](features)), orEmpty(decodeJSON[[]string](usps))
+	l.Keywords, l.Tags = orEmpty(decodeJSON[[]string](keywords)), orEmpty(decodeJSON[[]string](tags))
+	l.Socials = orEmptyMap(decodeJSON[map[string]string](socials))
+	l.NotFound = orEmpty(decodeJSON[[]string](nf))
+	l.Attributes = orEmptyMap(decodeJSON[map[string]string](at))
+	l.Pricing = map[string]string{"model": pm, "summary": ps}
+	if founded.Valid {
+		y := int(founded.Int64)
+		l.FoundedYear = &y
+	}
+	l.Rating = Rating{Count: rCount, Basis: "genuine reviews only"}
+	if rCount > 0 {
+		avg := float64(int(float64(rSum)/float64(rCount)*10+0.5)) / 10
+		l.Rating.Average = &avg
+	}
+	l.Links = map[string]string{"website": l.URL}
+	if video != "" {
+		l.Links["demo_video"] = video
+	}
+	for k, v := range l.Socials {
+		l.Links[k] = v
+	}
+	if err := d.loadProfileParts(ctx, q, &l, dr, uStory, uMile, uMedia); err != nil {
+		return nil, err
+	}
+	return &l, nil
+}
+
+func (d *DB) loadProfileParts(ctx context.Context, q querier, l *Listing, dr sql.NullInt64, uStory, uMile, uMedia bool) error {
+	var err error
+	if l.Categories, err = listingCategories(ctx, q, l.ID); err != nil {
+		return err
+	}
+	if l.Founders, err = listingFounders(ctx, q, l.ID); err != nil {
+		return err
+	}
+	if l.FAQs, err = listingFAQs(ctx, q, l.ID); err != nil {
+		return err
+	}
+	if l.LatestUpdates, err = listingUpdates(ctx, q, l.ID, 5); err != nil {
+		return err
+	}
+	if l.DomainRating, err = domainRating(ctx, q, l.ID, dr); err != nil {
+		return err
+	}
+	l.UnlockedSections = []string{}
+	if uStory {
+		l.UnlockedSections = append(l.UnlockedSections, "story")
+		if l.Story, err = loadStory(ctx, q, l.ID); err != nil {
+			return err
+		}
+	}
+	if uMile {
+		l.UnlockedSections = append(l.UnlockedSections, "milestones")
+		if l.Milestones, err = loadMilestones(ctx, q, l.ID); err != nil {
+			return err
+		}
+	}
+	if uMedia {
+		l.UnlockedSections = append(l.UnlockedSections, "media")
+		if l.Media, err = loadMedia(ctx, q, l.ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func orEmptyMap(m map[string]string) map[string]string {
+	if m == nil {
+		return map[string]string{}
+	}
+	return m
+}
+
+func listingCategories(ctx context.Context, q querier, id int64) ([]CategoryRef, error) {
+	rows, err := q.QueryContext(ctx, `SELECT c.slug, c.name FROM listing_categories lc JOIN categories c ON c.id = lc.category_id
+		WHERE lc.listing_id = ? ORDER BY lc.is_primary DESC, c.name`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []CategoryRef{}
+	for rows.Next() {
+		var c CategoryRef
+		if err := rows.Scan(&c.Slug, &c.Name); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+func listingFounders(ctx context.Context, q querier, id int64) ([]FounderRef, error) {
+	rows, err := q.QueryContext(ctx, `SELECT f.slug, f.name, f.title, f.bio, f.socials FROM listing_founders lf
+		JOIN founders f ON f.id = lf.founder_id WHERE lf.listing_id = ? ORDER BY lf.position`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []FounderRef{}
+	for rows.Next() {
+		var f FounderRef
+		var soc string
+		if err := rows.Scan(&f.Slug, &f.Name, &f.Title, &f.Bio, &soc); err != nil {
+			return nil, err
+		}
+		f.Socials = orEmptyMap(decodeJSON[map[string]string](soc))
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+func listingFAQs(ctx context.Context, q querier, id int64) ([]FAQ, error) {
+	rows, err := q.QueryContext(ctx, `SELECT question, answer FROM faqs WHERE listing_id = ? ORDER BY position`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []FAQ{}
+	for rows.Next() {
+		var f FAQ
+		if err := rows.Scan(&f.Question, &f.Answer); err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+func listingUpdates(ctx context.Context, q querier, id int64, n int) ([]Update, error) {
+	rows, err := q.QueryContext(ctx, `SELECT id, title, body, created_at FROM listing_updates WHERE listing_id = ?
+		ORDER BY created_at DESC, id DESC LIMIT ?`, id, n)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Update{}
+	for rows.Next() {
+		var u Update
+		if err := rows.Scan(&u.ID, &u.Title, &u.Body, &u.CreatedAt); err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return out, rows.Err()
+}
+
+func domainRating(ctx context.Context, q querier, id int64, current sql.NullInt64) (DomainRating, error) {
+	dr := DomainRating{Trend: "unknown", Source: DomainRatingSource, History: []DRPoint{}}
+	rows, err := q.QueryContext(ctx, `SELECT measured_on, rating FROM (SELECT measured_on, rating FROM domain_ratings
+		WHERE listing_id = ? ORDER BY measured_on DESC LIMIT 12) ORDER BY measured_on`, id)
+	if err != nil {
+		return dr, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p DRPoint
+		if err := rows.Scan(&p.Date, &p.Rating); err != nil {
+			return dr, err
+		}
+		dr.History = append(dr.History, p)
+	}
+	if current.Valid {
+		v := int(current.Int64)
+		dr.Value = &v
+	}
+	if n := len(dr.History); n >= 2 {
+		dr.Change = dr.History[n-1].Rating - dr.History[n-2].Rating
+		switch {
+		case dr.Change > 0:
+			dr.Trend = "up"
+		case dr.Change < 0:
+			dr.Trend = "down"
+		default:
+			dr.Trend = "flat"
+		}
+	}
+	return dr, rows.Err()
+}
+
+func loadStory(ctx context.Context, q querier, id int64) (*Story, error) {
+	var s Story
+	err := q.QueryRowContext(ctx, `SELECT title, story, why_started, problem, journey, challenges, achievements, lessons,
+		whats_next, updated_at FROM stories WHERE listing_id = ?`, id).Scan(&s.Title, &s.Story, &s.WhyStarted, &s.Problem,
+		&s.Journey, &s.Challenges, &s.Achievements, &s.Lessons, &s.WhatsNext, &s.UpdatedAt)
+	if IsNoRows(err) {
+		return &Story{}, nil
+	}
+	return &s, err
+}
+
+func loadMilestones(ctx context.Context, q querier, id int64) ([]Milestone, error) {
+	rows, err := q.QueryContext(ctx, `SELECT id, date, title, description, url FROM milestones WHERE listing_id = ?
+		ORDER BY date, id`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Milestone{}
+	for rows.Next() {
+		var m Milestone
+		if err := rows.Scan(&m.ID, &m.Date, &m.Title, &m.Description, &m.URL); err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+func loadMedia(ctx context.Context, q querier, id int64) ([]Media, error) {
+	rows, err := q.QueryContext(ctx, `SELECT kind, url, caption FROM media WHERE listing_id = ? ORDER BY position, id`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Media{}
+	for rows.Next() {
+		var m Media
+		if err := rows.Scan(&m.Kind, &m.URL, &m.Caption); err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}

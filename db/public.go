@@ -1,0 +1,465 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+)
+
+// ListingIDBySlug finds a live listing's id.
+func (d *DB) ListingIDBySlug(ctx context.Context, slug string) (int64, error) {
+	var id int64
+	err := d.R.QueryRowContext(ctx, `SELECT id FROM listings WHERE slug = ? AND status = 'live'`, slug).Scan(&id)
+	return id, err
+}
+
+// Alternative is a listing suggested in place of another.
+type Alternative struct {
+	Summary
+	Approved bool `json:"approved"`
+}
+
+// Alternatives returns owner-approved alternatives first, then other live
+// listings of the same primary category by votes.
+func (d *DB) Alternatives(ctx context.Context, id int64, offset, limit int) ([]Alternative, int, error) {
+	const cond = ` WHERE l.status = 'live' AND l.id != ?1 AND (l.id IN (SELECT alternative_id FROM alternatives WHERE listing_id = ?1 AND approved = 1)
+		OR l.primary_category_id = (SELECT primary_category_id FROM listings WHERE id = ?1))`
+	var total int
+	if err := d.R.QueryRowContext(ctx, `SELECT count(*) FROM listings l`+cond, id).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	rows, err := d.R.QueryContext(ctx, `SELECT `+summaryCols+`,
+		EXISTS(SELECT 1 FROM alternatives a WHERE a.listing_id = ?1 AND a.alternative_id = l.id AND a.approved = 1) AS approved`+
+		summaryFrom+cond+` ORDER BY approved DESC, l.votes DESC, l.id LIMIT ?2 OFFSET ?3`, id, limit, offset)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []Alternative{}
+	for rows.Next() {
+		var a Alternative
+		s, err := scanSummary(rows, &a.Approved)
+		if err != nil {
+			return nil, 0, err
+		}
+		a.Summary = s
+		out = append(out, a)
+	}
+	return out, total, rows.Err()
+}
+
+// CategoryAttributes returns the compare attributes of a category, its
+// parent's first (a subcategory inherits what its parent compares).
+func (d *DB) CategoryAttributes(ctx context.Context, slug string) ([]string, error) {
+	rows, err := d.R.QueryContext(ctx, `SELECT p.attributes FROM categories c JOIN categories p ON p.id = c.parent_id WHERE c.slug = ?1
+		UNION ALL SELECT attributes FROM categories WHERE slug = ?1`, slug)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []string{}
+	for rows.Next() {
+		var at string
+		if err := rows.Scan(&at); err != nil {
+			return nil, err
+		}
+		out = append(out, decodeJSON[[]string](at)...)
+	}
+	return out, rows.Err()
+}
+
+// Category is a node of the category tree.
+type Category struct {
+	ID            int64      `json:"-"`
+	ParentID      int64      `json:"-"`
+	Slug          string     `json:"slug"`
+	Name          string     `json:"name"`
+	Description   string     `json:"description"`
+	LiveCount     int64      `json:"live_count"`
+	Attributes    []string   `json:"attributes"`
+	Parent        string     `json:"parent,omitempty"`
+	Subcategories []Category `json:"subcategories"`
+}
+
+// Categories returns the whole tree; live_count of a parent includes its subcategories.
+func (d *DB) Categories(ctx context.Context) ([]Category, error) {
+	rows, err := d.R.QueryContext(ctx, `SELECT c.id, coalesce(c.parent_id,0), c.slug, c.name, c.description, c.live_count,
+		c.attributes, coalesce(p.slug,'') FROM categories c LEFT JOIN categories p ON p.id = c.parent_id ORDER BY c.position, c.name`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var all []Category
+	for rows.Next() {
+		var c Category
+		var at string
+		if err := rows.Scan(&c.ID, &c.ParentID, &c.Slug, &c.Name, &c.Description, &c.LiveCount, &at, &c.Parent); err != nil {
+			return nil, err
+		}
+		c.Attributes = orEmpty(decodeJSON[[]string](at))
+		c.Subcategories = []Category{}
+		all = append(all, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return buildTree(all), nil
+}
+
+func buildTree(all []Category) []Category {
+	children := map[int64][]Category{}
+	for _, c := range all {
+		if c.ParentID != 0 {
+			children[c.ParentID] = append(children[c.ParentID], c)
+		}
+	}
+	top := []Category{}
+	for _, c := range all {
+		if c.ParentID == 0 {
+			if kids := children[c.ID]; kids != nil {
+				c.Subcategories = kids
+			}
+			top = append(top, c)
+		}
+	}
+	return top
+}
+
+// CategoryBySlug returns one category with its subcategories.
+func (d *DB) CategoryBySlug(ctx context.Context, slug string) (*Category, error) {
+	tree, err := d.Categories(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range tree {
+		if c.Slug == slug {
+			return &c, nil
+		}
+		for _, s := range c.Subcategories {
+			if s.Slug == slug {
+				return &s, nil
+			}
+		}
+	}
+	return nil, sql.ErrNoRows
+}
+
+// RecountCategories refreshes the maintained live counts (parents include
+// their subcategories; a listing counts once per category).
+func RecountCategories(ctx context.Context, tx *sql.Tx) error {
+	_, err := tx.ExecContext(ctx, `UPDATE categories SET live_count = (
+		SELECT count(DISTINCT lc.listing_id) FROM listing_categories lc JOIN listings l ON l.id = lc.listing_id
+		JOIN categories k ON k.id = lc.category_id
+		WHERE l.status = 'live' AND (k.id = categories.id OR k.parent_id = categories.id))`)
+	return err
+}
+
+// WeekLaunches lists the launches of a week: by weekly votes for live ones,
+// then scheduled ones.
+func (d *DB) WeekLaunches(ctx context.Context, week string, offset, limit int) ([]Summary, int, error) {
+	const cond = ` WHERE l.launch_week = ?1 AND l.status IN ('live','scheduled')`
+	var total int
+	if err := d.R.QueryRowContext(ctx, `SELECT count(*) FROM listings l`+cond, week).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	items, err := querySummaries(ctx, d.R, `SELECT `+summaryCols+summaryFrom+`
+		LEFT JOIN weekly_votes w ON w.week = ?1 AND w.listing_id = l.id`+cond+`
+		ORDER BY l.status = 'scheduled', coalesce(w.votes,0) DESC, l.votes DESC, l.id LIMIT ?2 OFFSET ?3`, week, limit, offset)
+	return items, total, err
+}
+
+// Count runs a count query on the read pool.
+func (d *DB) Count(ctx context.Context, query string, args ...any) (int, error) {
+	var n int
+	err := d.R.QueryRowContext(ctx, query, args...).Scan(&n)
+	return n, err
+}
+
+// Summaries runs a summary query; cond follows FROM listings l JOIN categories c.
+func (d *DB) Summaries(ctx context.Context, tail string, args ...any) ([]Summary, error) {
+	return querySummaries(ctx, d.R, "SELECT "+summaryCols+summaryFrom+tail, args...)
+}
+
+// BoardItem is one leaderboard row.
+type BoardItem struct {
+	Rank    int            `json:"rank"`
+	Listing Summary        `json:"listing"`
+	Metric  map[string]any `json:"metric"`
+}
+
+// Board runs a leaderboard query whose extra last column is the metric value.
+func (d *DB) Board(ctx context.Context, metric string, offset int, query string, args ...any) ([]BoardItem, error) {
+	rows, err := d.R.QueryContext(ctx, "SELECT "+summaryCols+", m.value"+summaryFrom+query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []BoardItem{}
+	for rows.Next() {
+		var v int64
+		s, err := scanSummary(rows, &v)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, BoardItem{Rank: offset + len(out) + 1, Listing: s, Metric: map[string]any{"name": metric, "value": v}})
+	}
+	return out, rows.Err()
+}
+
+// Founder is a founder profile.
+type Founder struct {
+	ID        int64             `json:"-"`
+	Slug      string            `json:"slug"`
+	Name      string            `json:"name"`
+	Title     string            `json:"title"`
+	Bio       string            `json:"bio"`
+	Country   string            `json:"country"`
+	Socials   map[string]string `json:"socials"`
+	Companies []Summary         `json:"companies,omitempty"`
+	Stories   []FounderStory    `json:"stories,omitempty"`
+}
+
+// FounderStory is a story a founder told on one of their listings.
+type FounderStory struct {
+	Listing string `json:"listing"`
+	Story
+}
+
+// Founders lists founders by name.
+func (d *DB) Founders(ctx context.Context, q, country string, offset, limit int) ([]Founder, int, error) {
+	where, args := []string{"1=1"}, []any{}
+	if q != "" {
+		where = append(where, "f.name LIKE ? ESCAPE '\\'")
+		args = append(args, "%"+likeEscape(q)+"%")
+	}
+	if country != "" {
+		where = append(where, "f.country = ?")
+		args = append(args, country)
+	}
+	// Only founders with at least one live company are public.
+	where = append(where, `EXISTS (SELECT 1 FROM listing_founders lf JOIN listings l ON l.id = lf.listing_id
+		WHERE lf.founder_id = f.id AND l.status = 'live')`)
+	cond := strings.Join(where, " AND ")
+	var total int
+	if err := d.R.QueryRowContext(ctx, "SELECT count(*) FROM founders f WHERE "+cond, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	rows, err := d.R.QueryContext(ctx, `SELECT f.id, f.slug, f.name, f.title, f.bio, f.country, f.socials FROM founders f
+		WHERE `+cond+` ORDER BY f.name COLLATE NOCASE, f.id LIMIT ? OFFSET ?`, append(args, limit, offset)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []Founder{}
+	for rows.Next() {
+		f, err := scanFounder(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, f)
+	}
+	return out, total, rows.Err()
+}
+
+func scanFounder(sc interface{ Scan(...any) error }) (Founder, error) {
+	var f Founder
+	var soc string
+	err := sc.Scan(&f.ID, &f.Slug, &f.Name, &f.Title, &f.Bio, &f.Country, &soc)
+	f.Socials = orEmptyMap(decodeJSON[map[string]string](soc))
+	return f, err
+}
+
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// FounderBySlug returns a founder with live companies and unlocked stories.
+func (d *DB) FounderBySlug(ctx context.Context, slug string) (*Founder, error) {
+	f, err := scanFounder(d.R.QueryRowContext(ctx, `SELECT id, slug, name, title, bio, country, socials FROM founders WHERE slug = ?`, slug))
+	if err != nil {
+		return nil, err
+	}
+	if f.Companies, err = d.Summaries(ctx, ` JOIN listing_founders lf ON lf.listing_id = l.id
+		WHERE lf.founder_id = ? AND l.status = 'live' ORDER BY l.votes DESC, l.id`, f.ID); err != nil {
+		return nil, err
+	}
+	if len(f.Companies) == 0 {
+		return nil, sql.ErrNoRows
+	}
+	f.Stories = []FounderStory{}
+	for _, c := range f.Companies {
+		var unlocked bool
+		if err := d.R.QueryRowContext(ctx, `SELECT unlock_story FROM listings WHERE id = ?`, c.ID).Scan(&unlocked); err != nil {
+			return nil, err
+		}
+		if !unlocked {
+			continue
+		}
+		s, err := loadStory(ctx, d.R, c.ID)
+		if err != nil {
+			return nil, err
+		}
+		if s.Title != "" || s.Story != "" {
+			f.Stories = append(f.Stories, FounderStory{Listing: c.Slug, Story: *s})
+		}
+	}
+	return &f, nil
+}
+
+// BlogPost is an article.
+type BlogPost struct {
+	Slug        string   `json:"slug"`
+	Title       string   `json:"title"`
+	Summary     string   `json:"summary"`
+	Author      string   `json:"author"`
+	Tags        []string `json:"tags"`
+	PublishedAt string   `json:"published_at"`
+	Markdown    string   `json:"markdown,omitempty"`
+	FAQs        []FAQ    `json:"faqs,omitempty"`
+}
+
+// BlogPosts lists posts newest first; q matches title, summary or body.
+func (d *DB) BlogPosts(ctx context.Context, q string, offset, limit int) ([]BlogPost, int, error) {
+	cond, args := "1=1", []any{}
+	if q != "" {
+		cond = `(title LIKE ?1 ESCAPE '\' OR summary LIKE ?1 ESCAPE '\' OR body_md LIKE ?1 ESCAPE '\')`
+		args = append(args, "%"+likeEscape(q)+"%")
+	}
+	var total int
+	if err := d.R.QueryRowContext(ctx, "SELECT count(*) FROM blog_posts WHERE "+cond, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	n := len(args)
+	rows, err := d.R.QueryContext(ctx, `SELECT slug, title, summary, author, tags, published_at FROM blog_posts WHERE `+cond+
+		` ORDER BY published_at DESC, id DESC LIMIT ?`+itoa(n+1)+` OFFSET ?`+itoa(n+2), append(args, limit, offset)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []BlogPost{}
+	for rows.Next() {
+		var p BlogPost
+		var tags string
+		if err := rows.Scan(&p.Slug, &p.Title, &p.Summary, &p.Author, &tags, &p.PublishedAt); err != nil {
+			return nil, 0, err
+		}
+		p.Tags = orEmpty(decodeJSON[[]string](tags))
+		out = append(out, p)
+	}
+	return out, total, rows.Err()
+}
+
+func itoa(n int) string {
+	const digits = "0123456789"
+	if n < 10 {
+		return digits[n : n+1]
+	}
+	return itoa(n/10) + digits[n%10:n%10+1]
+}
+
+// BlogPostBySlug returns one post with its Markdown and FAQs.
+func (d *DB) BlogPostBySlug(ctx context.Context, slug string) (*BlogPost, error) {
+	var p BlogPost
+	var tags, faqs string
+	err := d.R.QueryRowContext(ctx, `SELECT slug, title, summary, author, tags, published_at, body_md, faqs FROM blog_posts
+		WHERE slug = ?`, slug).Scan(&p.Slug, &p.Title, &p.Summary, &p.Author, &tags, &p.PublishedAt, &p.Markdown, &faqs)
+	if err != nil {
+		return nil, err
+	}
+	p.Tags = orEmpty(decodeJSON[[]string](tags))
+	p.FAQs = decodeJSON[[]FAQ](faqs)
+	if p.FAQs == nil {
+		p.FAQs = []FAQ{}
+	}
+	return &p, nil
+}
+
+// Award is a Launch of the Week placing.
+type Award struct {
+	Week    string  `json:"week"`
+	Rank    int     `json:"rank"`
+	Title   string  `json:"title"`
+	Votes   int64   `json:"votes"`
+	Listing Summary `json:"listing"`
+}
+
+// Awards lists awards newest week first, optionally for one listing.
+func (d *DB) Awards(ctx context.Context, listingSlug string, offset, limit int) ([]Award, int, error) {
+	cond, args := "l.status = 'live'", []any{}
+	if listingSlug != "" {
+		cond += " AND l.slug = ?"
+		args = append(args, listingSlug)
+	}
+	var total int
+	if err := d.R.QueryRowContext(ctx, "SELECT count(*) FROM awards a JOIN listings l ON l.id = a.listing_id WHERE "+cond, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	rows, err := d.R.QueryContext(ctx, "SELECT "+summaryCols+", a.week, a.rank, a.votes"+summaryFrom+
+		" JOIN awards a ON a.listing_id = l.id WHERE "+cond+" ORDER BY a.week DESC, a.rank LIMIT ? OFFSET ?", append(args, limit, offset)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []Award{}
+	for rows.Next() {
+		var a Award
+		s, err := scanSummary(rows, &a.Week, &a.Rank, &a.Votes)
+		if err != nil {
+			return nil, 0, err
+		}
+		a.Listing = s
+		a.Title = "Launch of the Week #" + itoa(a.Rank)
+		out = append(out, a)
+	}
+	return out, total, rows.Err()
+}
+
+// InterviewQuestion is one founder interview question.
+type InterviewQuestion struct {
+	ID       int64  `json:"id"`
+	Position int    `json:"position"`
+	Question string `json:"question"`
+	Hint     string `json:"hint"`
+}
+
+// InterviewQuestions lists the active questions.
+func (d *DB) InterviewQuestions(ctx context.Context) ([]InterviewQuestion, error) {
+	rows, err := d.R.QueryContext(ctx, `SELECT id, position, question, hint FROM interview_questions WHERE active = 1 ORDER BY position, id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []InterviewQuestion{}
+	for rows.Next() {
+		var q InterviewQuestion
+		if err := rows.Scan(&q.ID, &q.Position, &q.Question, &q.Hint); err != nil {
+			return nil, err
+		}
+		out = append(out, q)
+	}
+	return out, rows.Err()
+}
+
+// Settings returns all settings.
+func (d *DB) Settings(ctx context.Context) (map[string]string, error) {
+	rows, err := d.R.QueryContext(ctx, `SELECT key, value FROM settings`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, err
+		}
+		out[k] = v
+	}
+	return out, rows.Err()
+}
+
+// SetSetting writes one setting.
+func (d *DB) SetSetting(ctx context.Context, key, value string) error {
+	_, err := d.W.ExecContext(ctx, `INSERT INTO settings(key,value) VALUES(?,?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, key, value)
+	return mapErr(err)
+}

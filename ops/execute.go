@@ -1,0 +1,164 @@
+package ops
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"log/slog"
+	"runtime/debug"
+)
+
+// Result is a finished call: the status and the exact JSON body, so a
+// replayed idempotent call returns byte-identical output on both doors.
+type Result struct {
+	Status   int
+	Body     json.RawMessage
+	Replayed bool
+}
+
+// IdemStore remembers responses of idempotent calls per (user, key).
+type IdemStore interface {
+	// Begin claims key for the request hash. It returns a stored result to
+	// replay, or nil when the caller should run the operation. It returns
+	// CodeConflict while the first call still runs and CodeIdemMismatch when
+	// the key was used with another request.
+	Begin(ctx context.Context, userID int64, key, hash string) (*Result, error)
+	// Finish stores the result; Abandon forgets the key (on internal errors,
+	// so a retry may run again).
+	Finish(ctx context.Context, userID int64, key string, r *Result) error
+	Abandon(ctx context.Context, userID int64, key string)
+}
+
+// Executor runs operations for every front door (REST and MCP).
+type Executor struct {
+	Table *Table
+	Idem  IdemStore
+	Log   *slog.Logger
+}
+
+// Call authorises, validates and runs op. args holds raw inputs (strings
+// already coerced for REST; JSON values for MCP).
+func (x *Executor) Call(ctx context.Context, op *Operation, p *Principal, args map[string]any, idemKey string, progress func(float64, float64, string)) (res *Result, err error) {
+	if op.Scope != "" {
+		if p == nil {
+			return nil, &Error{Code: CodeUnauthorized, Detail: "this operation needs sign-in: send Authorization: Bearer <API key or access token>"}
+		}
+		if !p.Has(op.Scope) {
+			return nil, &Error{Code: CodeForbidden, Detail: "the credential lacks the scope " + op.Scope, Scope: op.Scope}
+		}
+	}
+	clean, ferrs := x.validate(op, args)
+	if len(ferrs) > 0 {
+		return nil, InvalidFields(ferrs)
+	}
+	in := &Input{Principal: p, Args: clean, IdemKey: idemKey, Progress: progress}
+	if !op.Idem || idemKey == "" || p == nil {
+		return x.run(ctx, op, in)
+	}
+	if len(idemKey) > 255 {
+		return nil, Invalid("Idempotency-Key", "must be at most 255 characters")
+	}
+	hash := requestHash(op.ID, clean)
+	if prev, err := x.Idem.Begin(ctx, p.UserID, idemKey, hash); err != nil || prev != nil {
+		if prev != nil {
+			prev.Replayed = true
+		}
+		return prev, err
+	}
+	res, err = x.run(ctx, op, in)
+	if err != nil {
+		e := AsError(err)
+		if e.Code == CodeInternal || e.Code == CodeUnavailable || e.Code == CodeRateLimited {
+			x.Idem.Abandon(context.WithoutCancel(ctx), p.UserID, idemKey)
+			return nil, err
+		}
+		res = &Result{Status: e.Code.Status(), Body: ProblemBody(e, "")}
+		if ferr := x.Idem.Finish(context.WithoutCancel(ctx), p.UserID, idemKey, res); ferr != nil {
+			x.Log.Error("idempotency finish", "err", ferr)
+		}
+		return nil, err
+	}
+	if ferr := x.Idem.Finish(context.WithoutCancel(ctx), p.UserID, idemKey, res); ferr != nil {
+		x.Log.Error("idempotency finish", "err", ferr)
+	}
+	return res, nil
+}
+
+// validate applies defaults and checks args against the input schema.
+func (x *Executor) validate(op *Operation, args map[string]any) (map[string]any, []FieldError) {
+	schema := op.InputSchema()
+	if args == nil {
+		args = map[string]any{}
+	}
+	for _, p := range op.AllParams() {
+		if _, ok := args[p.Name]; !ok && p.Schema.Default != nil {
+			args[p.Name] = p.Schema.Default
+		}
+	}
+	out, errs := Validate(schema, args, "")
+	m, _ := out.(map[string]any)
+	return m, errs
+}
+
+// run calls the handler, turning panics into internal errors so one bad
+// request never takes the process down.
+func (x *Executor) run(ctx context.Context, op *Operation, in *Input) (res *Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			x.Log.Error("panic in operation", "op", op.ID, "panic", r, "stack", string(debug.Stack()))
+			res, err = nil, &Error{Code: CodeInternal, Detail: "an unexpected error occurred"}
+		}
+	}()
+	out, err := op.Handler(ctx, in)
+	if err != nil {
+		if e := AsError(err); e.Code == CodeInternal && e.Detail == "an unexpected error occurred" {
+			x.Log.Error("operation failed", "op", op.ID, "err", err)
+		}
+		return nil, AsError(err)
+	}
+	body, err := json.Marshal(out)
+	if err != nil {
+		x.Log.Error("marshal output", "op", op.ID, "err", err)
+		return nil, &Error{Code: CodeInternal, Detail: "an unexpected error occurred"}
+	}
+	return &Result{Status: op.SuccessStatus(), Body: body}, nil
+}
+
+// requestHash identifies a request for idempotency: operation plus its
+// canonical arguments (encoding/json sorts map keys).
+func requestHash(opID string, args map[string]any) string {
+	b, _ := json.Marshal(args)
+	h := sha256.Sum256(append([]byte(opID+"\n"), b...))
+	return hex.EncodeToString(h[:])
+}
+
+// Problem is the RFC 9457 body.
+type Problem struct {
+	Type     string         `json:"type"`
+	Title    string         `json:"title"`
+	Status   int            `json:"status"`
+	Detail   string         `json:"detail,omitempty"`
+	Instance string         `json:"instance,omitempty"`
+	Code     Code           `json:"code"`
+	Errors   []FieldError   `json:"errors,omitempty"`
+	Scope    string         `json:"required_scope,omitempty"`
+	Extra    map[string]any `json:"extra,omitempty"`
+}
+
+// ProblemTypeBase prefixes problem type URIs; set from the base URL at start.
+var ProblemTypeBase = "/problems/"
+
+// ProblemFor builds the problem document of an error.
+func ProblemFor(e *Error, instance string) Problem {
+	return Problem{
+		Type: ProblemTypeBase + string(e.Code), Title: e.Code.Title(), Status: e.Code.Status(),
+		Detail: e.Detail, Instance: instance, Code: e.Code, Errors: e.Fields, Scope: e.Scope, Extra: e.Extra,
+	}
+}
+
+// ProblemBody is the marshaled problem document.
+func ProblemBody(e *Error, instance string) json.RawMessage {
+	b, _ := json.Marshal(ProblemFor(e, instance))
+	return b
+}

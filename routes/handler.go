@@ -1,0 +1,231 @@
+package routes
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"launchdir/ops"
+
+	"github.com/julienschmidt/httprouter"
+)
+
+// operationHandler is the one REST handler shape: authenticate, decode,
+// call the executor (which validates and runs the business function), respond.
+func (s *Server) operationHandler(op *ops.Operation) httprouter.Handle {
+	return func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+		p, err := s.App.Authenticate(r.Context(), r.Header.Get("Authorization"))
+		if err != nil {
+			writeProblem(w, r, err)
+			return
+		}
+		args, err := s.decodeArgs(op, r, ps)
+		if err != nil {
+			writeProblem(w, r, err)
+			return
+		}
+		res, err := s.App.Exec.Call(r.Context(), op, p, args, r.Header.Get("Idempotency-Key"), nil)
+		if err != nil {
+			writeProblem(w, r, err)
+			return
+		}
+		if res.Replayed {
+			w.Header().Set("Idempotent-Replayed", "true")
+		}
+		writeJSON(w, r, res.Status, res.Body, op.Method == http.MethodGet, p == nil && op.Scope == "")
+	}
+}
+
+// decodeArgs gathers path and query parameters (coerced to their types) and
+// the JSON body's properties into one argument map.
+func (s *Server) decodeArgs(op *ops.Operation, r *http.Request, ps httprouter.Params) (map[string]any, error) {
+	args := map[string]any{}
+	var bad []ops.FieldError
+	q := r.URL.Query()
+	for _, p := range op.AllParams() {
+		raw, ok := ps.ByName(p.Name), true
+		if p.In == "query" {
+			vals, present := q[p.Name]
+			ok = present && len(vals) > 0
+			if ok {
+				raw = vals[0]
+			}
+		}
+		if !ok {
+			continue
+		}
+		v, good := ops.Coerce(p.Schema, raw)
+		if !good {
+			bad = append(bad, ops.FieldError{Field: p.Name, Message: "must be " + article(p.Schema.Type)})
+			continue
+		}
+		args[p.Name] = v
+	}
+	if len(bad) > 0 {
+		return nil, ops.InvalidFields(bad)
+	}
+	if op.Body == nil {
+		return args, s.rejectUnexpectedBody(r)
+	}
+	body, err := s.readJSONObject(r)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range body {
+		if _, clash := args[k]; clash || op.Body.Prop(k) == nil {
+			bad = append(bad, ops.FieldError{Field: k, Message: "unknown property"})
+			continue
+		}
+		args[k] = v
+	}
+	if len(bad) > 0 {
+		return nil, ops.InvalidFields(bad)
+	}
+	return args, nil
+}
+
+func article(t string) string {
+	if t == "integer" {
+		return "an integer"
+	}
+	if t == "boolean" {
+		return "true or false"
+	}
+	return "a " + t
+}
+
+// rejectUnexpectedBody refuses a non-empty body where none is expected, so a
+// client sending fields to a no-body operation learns they were ignored.
+func (s *Server) rejectUnexpectedBody(r *http.Request) error {
+	if r.Body == nil || r.Method == http.MethodGet {
+		return nil
+	}
+	b, err := io.ReadAll(io.LimitReader(r.Body, s.Opts.MaxBodyBytes))
+	if err != nil {
+		return ops.Invalid("body", "could not be read")
+	}
+	trimmed := bytes.TrimSpace(b)
+	if len(trimmed) == 0 || string(trimmed) == "{}" || string(trimmed) == "null" {
+		return nil
+	}
+	return ops.Invalid("body", "this operation takes no request body")
+}
+
+func (s *Server) readJSONObject(r *http.Request) (map[string]any, error) {
+	b, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, s.Opts.MaxBodyBytes))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, &ops.Error{Code: ops.CodeTooLarge, Detail: "request body exceeds " + strconv.FormatInt(s.Opts.MaxBodyBytes, 10) + " bytes"}
+		}
+		return nil, ops.Invalid("body", "could not be read")
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return map[string]any{}, nil
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+			return nil, &ops.Error{Code: ops.CodeUnsupportedMedia, Detail: "send the body as application/json"}
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, ops.Invalid("body", "is not valid JSON: %s", jsonErrText(err))
+	}
+	if dec.More() {
+		return nil, ops.Invalid("body", "must hold exactly one JSON value")
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, ops.Invalid("body", "must be a JSON object")
+	}
+	return obj, nil
+}
+
+func jsonErrText(err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return se.Error() + " at byte " + strconv.FormatInt(se.Offset, 10)
+	}
+	return err.Error()
+}
+
+// writeJSON writes a success body. GETs carry an ETag and answer
+// If-None-Match with 304; public anonymous reads may be cached briefly.
+func writeJSON(w http.ResponseWriter, r *http.Request, status int, body []byte, isGet, cacheable bool) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	if status >= 400 { // a replayed idempotent failure
+		h.Set("Content-Type", "application/problem+json")
+	}
+	if isGet && status == http.StatusOK {
+		sum := sha256.Sum256(body)
+		etag := `"` + hex.EncodeToString(sum[:12]) + `"`
+		h.Set("ETag", etag)
+		if cacheable {
+			h.Set("Cache-Control", "public, max-age=30")
+		} else {
+			h.Set("Cache-Control", "private, no-cache")
+			h.Set("Vary", "Authorization")
+		}
+		if etagMatch(r.Header.Get("If-None-Match"), etag) {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+	} else {
+		h.Set("Cache-Control", "no-store")
+	}
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+func etagMatch(header, etag string) bool {
+	if header == "" {
+		return false
+	}
+	for _, part := range strings.Split(header, ",") {
+		part = strings.TrimPrefix(strings.TrimSpace(part), "W/")
+		if part == etag || part == "*" {
+			return true
+		}
+	}
+	return false
+}
+
+// writeProblem writes any error as RFC 9457 problem+json, with the headers
+// its status needs (WWW-Authenticate, Retry-After).
+func writeProblem(w http.ResponseWriter, r *http.Request, err error) {
+	e := ops.AsError(err)
+	h := w.Header()
+	switch e.Code {
+	case ops.CodeUnauthorized:
+		h.Set("WWW-Authenticate", `Bearer realm="launchdir", error="invalid_token"`)
+		if r.Header.Get("Authorization") == "" {
+			h.Set("WWW-Authenticate", `Bearer realm="launchdir"`)
+		}
+	case ops.CodeForbidden:
+		if e.Scope != "" {
+			h.Set("WWW-Authenticate", `Bearer realm="launchdir", error="insufficient_scope", scope="`+e.Scope+`"`)
+		}
+	case ops.CodeRateLimited:
+		secs := int(e.RetryAfter.Seconds() + 0.999)
+		if secs < 1 {
+			secs = 1
+		}
+		h.Set("Retry-After", strconv.Itoa(secs))
+	}
+	h.Set("Content-Type", "application/problem+json")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(e.Code.Status())
+	w.Write(ops.ProblemBody(e, r.URL.Path))
+}

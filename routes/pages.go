@@ -1,0 +1,76 @@
+package routes
+
+import (
+	"fmt"
+	"html"
+	"net/http"
+	"strings"
+
+	"launchdir/app"
+	"launchdir/ops"
+
+	"github.com/julienschmidt/httprouter"
+)
+
+// healthz answers 200 once the database is open and migrated (New is only
+// reached after migration) and still answers queries.
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	if err := s.App.DB.R.PingContext(r.Context()); err != nil {
+		writeProblem(w, r, &ops.Error{Code: ops.CodeUnavailable, Detail: "database not reachable"})
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	fmt.Fprintf(w, `{"status":"ok","version":%q}`, app.Version)
+}
+
+// badge serves /badges/{slug}.svg as image/svg+xml.
+func (s *Server) badge(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	slug, ok := strings.CutSuffix(ps.ByName("file"), ".svg")
+	if !ok {
+		writeProblem(w, r, ops.NotFound("badge (use /badges/{slug}.svg)"))
+		return
+	}
+	q := r.URL.Query()
+	get := func(k, def string) string {
+		if v := q.Get(k); v != "" {
+			return v
+		}
+		return def
+	}
+	svg, err := s.App.BadgeSVG(r.Context(), slug, get("shape", "standard"), get("mode", "auto"), get("size", "m"))
+	if err != nil {
+		writeProblem(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	w.Write([]byte(svg))
+}
+
+// problemDoc documents each problem type URI.
+func (s *Server) problemDoc(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	c := ops.Code(ps.ByName("code"))
+	if c.Title() == "Internal error" && c != ops.CodeInternal {
+		writeProblem(w, r, ops.NotFound("problem type"))
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	fmt.Fprintf(w, "<!doctype html><title>%s</title><h1>%s</h1><p>HTTP status %d. The problem's <code>errors</code> list names each bad field.</p>",
+		html.EscapeString(c.Title()), html.EscapeString(c.Title()), c.Status())
+}
+
+func (s *Server) botPage(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	fmt.Fprint(w, `<!doctype html><title>launchdirbot</title><h1>launchdirbot</h1>
+<p>launchdirbot reads a product's own website when its founder submits it to this directory, to draft a profile with evidence quotes.</p>
+<p>It obeys robots.txt (product token <code>launchdirbot</code>, including Crawl-delay), reads at most a dozen pages, one request at a time per host.</p>`)
+}
+
+func (s *Server) home(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	a := s.App
+	fmt.Fprintf(w, `<!doctype html><title>%[1]s</title><h1>%[1]s</h1>
+<ul><li>API: <a href="%[2]s/site">%[2]s</a></li><li>OpenAPI: <a href="%[2]s/openapi.json">%[2]s/openapi.json</a></li>
+<li>MCP: <code>%[3]s</code></li></ul>`, html.EscapeString(a.Cfg.SiteName), html.EscapeString(a.APIURL()), html.EscapeString(a.MCPURL()))
+}

@@ -1,0 +1,319 @@
+package routes_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"launchdir/apitest"
+)
+
+// scenario is one request and what the answer must hold.
+type scenario struct {
+	name     string
+	method   string
+	path     string
+	body     any
+	status   int
+	contains []string // substrings of the body
+	absent   []string // substrings that must not appear
+}
+
+func runScenarios(t *testing.T, e *apitest.Env, list []scenario, headers ...string) {
+	t.Helper()
+	for _, sc := range list {
+		t.Run(sc.name, func(t *testing.T) {
+			method := sc.method
+			if method == "" {
+				method = http.MethodGet
+			}
+			r := e.Do(method, sc.path, sc.body, headers...)
+			if r.Status != sc.status {
+				t.Fatalf("%s %s: status %d, want %d; body %s", method, sc.path, r.Status, sc.status, r.Body)
+			}
+			for _, s := range sc.contains {
+				if !strings.Contains(string(r.Body), s) {
+					t.Errorf("%s %s: body lacks %q: %s", method, sc.path, s, r.Body)
+				}
+			}
+			for _, s := range sc.absent {
+				if strings.Contains(string(r.Body), s) {
+					t.Errorf("%s %s: body has %q: %s", method, sc.path, s, r.Body)
+				}
+			}
+			if r.Status >= 400 {
+				checkProblem(t, r)
+			}
+		})
+	}
+}
+
+// checkProblem asserts the RFC 9457 shape of an error response.
+func checkProblem(t *testing.T, r *apitest.Response) {
+	t.Helper()
+	if ct := r.Header.Get("Content-Type"); ct != "application/problem+json" {
+		t.Errorf("problem content type %q", ct)
+	}
+	m := r.JSON()
+	for _, k := range []string{"type", "title", "status", "detail", "code"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("problem lacks %q: %s", k, r.Body)
+		}
+	}
+	if st, _ := m["status"].(float64); int(st) != r.Status {
+		t.Errorf("problem status %v != %d", m["status"], r.Status)
+	}
+	if r.Status == 400 {
+		if errs, _ := m["errors"].([]any); len(errs) == 0 {
+			t.Errorf("400 without field errors: %s", r.Body)
+		}
+	}
+}
+
+func fixtureEnv(t *testing.T) *apitest.Env {
+	return apitest.New(t, apitest.Options{Fixture: true})
+}
+
+func TestPublicOperations(t *testing.T) {
+	e := fixtureEnv(t)
+	long := func(n int) string { return strings.Repeat("a", n) }
+	runScenarios(t, e, []scenario{
+		{name: "site", path: "/api/v1/site", status: 200, contains: []string{`"name":"Test Directory"`, `"current_week":"2026-11-16"`, `"mcp":"http`}},
+
+		// search_listings
+		{name: "search all live by votes", path: "/api/v1/listings", status: 200,
+			contains: []string{`"total":4`, `"slug":"quickbase"`, `"primary_category":{"slug":"databases"`}, absent: []string{"soonapp", "secretdraft"}},
+		{name: "search finds live only", path: "/api/v1/listings?q=database", status: 200,
+			contains: []string{"quickbase", "tablely", "rankrocket", `"total":3`}, absent: []string{"secretdraft", "soonapp"}},
+		{name: "search name outranks description", path: "/api/v1/listings?q=tablely", status: 200,
+			contains: []string{`"items":[{"slug":"tablely"`, `"total":2`}},
+		{name: "search prefix", path: "/api/v1/listings?q=quick", status: 200, contains: []string{`"total":1`, "quickbase"}},
+		{name: "search operators are literal", path: "/api/v1/listings?q=%22OR%20NEAR(", status: 200, contains: []string{`"total":0`}},
+		{name: "search category includes subcategories", path: "/api/v1/listings?category=developer-tools", status: 200,
+			contains: []string{`"total":2`, "quickbase", "tablely"}},
+		{name: "search extra category", path: "/api/v1/listings?category=marketing", status: 200, contains: []string{"quickbase", "oldpost", "rankrocket", `"total":3`}},
+		{name: "search country lowercase", path: "/api/v1/listings?country=de", status: 200, contains: []string{`"total":1`, "quickbase"}},
+		{name: "search stage", path: "/api/v1/listings?stage=beta", status: 200, contains: []string{`"total":1`, "tablely"}},
+		{name: "search pricing", path: "/api/v1/listings?pricing_model=subscription", status: 200, contains: []string{`"total":1`, "rankrocket"}},
+		{name: "search domain from url", path: "/api/v1/listings?domain=https://www.tablely.example/x", status: 200, contains: []string{`"total":1`, "tablely"}},
+		{name: "search upcoming", path: "/api/v1/listings?status=upcoming", status: 200, contains: []string{`"total":1`, "soonapp"}},
+		{name: "search newest", path: "/api/v1/listings?sort=newest&per_page=1", status: 200, contains: []string{`"items":[{"slug":"tablely"`, `"per_page":1`}},
+		{name: "search trending", path: "/api/v1/listings?sort=trending&per_page=1", status: 200, contains: []string{`"items":[{"slug":"quickbase"`}},
+		{name: "search most viewed", path: "/api/v1/listings?sort=most_viewed&per_page=1", status: 200, contains: []string{"quickbase"}},
+		{name: "search most followed", path: "/api/v1/listings?sort=most_followed&per_page=1&page=2", status: 200, contains: []string{`"items":[{"slug":"rankrocket"`, `"page":2`}},
+		{name: "search q sort votes", path: "/api/v1/listings?q=database&sort=votes", status: 200, contains: []string{`"items":[{"slug":"quickbase"`}},
+		{name: "q at 200", path: "/api/v1/listings?q=" + long(200), status: 200},
+		{name: "q at 201", path: "/api/v1/listings?q=" + long(201), status: 400, contains: []string{`"field":"q"`}},
+		{name: "bad sort", path: "/api/v1/listings?sort=random", status: 400, contains: []string{`"field":"sort"`}},
+		{name: "bad status", path: "/api/v1/listings?status=draft", status: 400, contains: []string{`"field":"status"`}},
+		{name: "page 0", path: "/api/v1/listings?page=0", status: 400, contains: []string{`"field":"page"`}},
+		{name: "page 1", path: "/api/v1/listings?page=1", status: 200},
+		{name: "page 1000", path: "/api/v1/listings?page=1000", status: 200, contains: []string{`"items":[]`, `"page":1000`}},
+		{name: "page 1001", path: "/api/v1/listings?page=1001", status: 400, contains: []string{`"field":"page"`}},
+		{name: "page not int", path: "/api/v1/listings?page=x", status: 400, contains: []string{`"field":"page"`}},
+		{name: "per_page 0", path: "/api/v1/listings?per_page=0", status: 400, contains: []string{`"field":"per_page"`}},
+		{name: "per_page 100", path: "/api/v1/listings?per_page=100", status: 200},
+		{name: "per_page 101", path: "/api/v1/listings?per_page=101", status: 400, contains: []string{`"field":"per_page"`}},
+		{name: "country 3 letters", path: "/api/v1/listings?country=DEU", status: 400, contains: []string{`"field":"country"`}},
+		{name: "pricing 40", path: "/api/v1/listings?pricing_model=" + long(40), status: 200},
+		{name: "pricing 41", path: "/api/v1/listings?pricing_model=" + long(41), status: 400},
+		{name: "domain 253", path: "/api/v1/listings?domain=" + long(253), status: 200},
+		{name: "domain 254", path: "/api/v1/listings?domain=" + long(254), status: 400, contains: []string{`"field":"domain"`}},
+		{name: "bad category slug", path: "/api/v1/listings?category=Bad_Slug", status: 400},
+		{name: "unknown query params ignored", path: "/api/v1/listings?foo=bar", status: 200},
+
+		// get_listing
+		{name: "listing full profile", path: "/api/v1/listings/quickbase", status: 200, contains: []string{
+			`"not_found_on_website":["city"]`, `"community_rating":{"average":4.5,"count":2,"basis":"genuine reviews only"}`,
+			`"trend":"up"`, `"change":3`, `"founders":[{"slug":"ada-lovelace"`, `"faqs":[{"question":"Is it free?"`,
+			`"latest_updates":[{"id":`, `"v2 released"`, `"story":{"title":"Why we built QuickBase"`, `"milestones":[{"id":`,
+			`"media":[{"kind":"image"`, `"unlocked_sections":["story","milestones","media"]`, `"links":{`, `"categories":[{"slug":"databases"`}},
+		{name: "locked sections hidden", path: "/api/v1/listings/rankrocket", status: 200,
+			contains: []string{`"unlocked_sections":[]`, `"community_rating":{"average":null,"count":0`, `"trend":"down"`}, absent: []string{"Locked story", `"milestones"`}},
+		{name: "scheduled listing is not public", path: "/api/v1/listings/soonapp", status: 404},
+		{name: "draft listing is not public", path: "/api/v1/listings/secretdraft", status: 404},
+		{name: "unknown listing", path: "/api/v1/listings/nope", status: 404},
+		{name: "malformed slug", path: "/api/v1/listings/Bad_Slug", status: 400, contains: []string{`"field":"slug"`}},
+		{name: "slug 220", path: "/api/v1/listings/" + long(220), status: 404},
+		{name: "slug 221", path: "/api/v1/listings/" + long(221), status: 400},
+
+		// alternatives, compare
+		{name: "alternatives approved first", path: "/api/v1/listings/quickbase/alternatives", status: 200,
+			contains: []string{`"items":[{"slug":"oldpost"`, `"approved":true`, `"slug":"tablely"`}, absent: []string{"soonapp"}},
+		{name: "alternatives unknown", path: "/api/v1/listings/nope/alternatives", status: 404},
+		{name: "compare", path: "/api/v1/compare?a=quickbase&b=rankrocket", status: 200,
+			contains: []string{`{"attribute":"Open source","a":"Yes","b":""}`, `{"attribute":"Self-hosted","a":"","b":""}`, `{"attribute":"Channels","a":"","b":"Search"}`, `"attribute":"Founded","a":"2019","b":"2021"`}},
+		{name: "compare missing b", path: "/api/v1/compare?a=quickbase", status: 400, contains: []string{`"field":"b"`}},
+		{name: "compare unknown", path: "/api/v1/compare?a=quickbase&b=nope", status: 404, contains: []string{`"field":"b"`}},
+
+		// categories
+		{name: "categories tree", path: "/api/v1/categories", status: 200,
+			contains: []string{`"slug":"developer-tools"`, `"subcategories":[{"slug":"databases"`, `"live_count":2`, "empty-cat"}},
+		{name: "categories without empty", path: "/api/v1/categories?include_empty=false", status: 200, absent: []string{"empty-cat"}},
+		{name: "categories bad bool", path: "/api/v1/categories?include_empty=maybe", status: 400, contains: []string{`"field":"include_empty"`}},
+		{name: "category page", path: "/api/v1/categories/developer-tools", status: 200, contains: []string{`"listings":{"items":[{"slug":"quickbase"`}},
+		{name: "category unknown", path: "/api/v1/categories/nope", status: 404},
+
+		// launches
+		{name: "this week", path: "/api/v1/launches/weeks/this", status: 200, contains: []string{`"week":"2026-11-16"`, `"items":[{"slug":"tablely"`}},
+		{name: "date snaps to monday", path: "/api/v1/launches/weeks/2026-11-22", status: 200, contains: []string{`"week":"2026-11-16"`, `"ends":"2026-11-22"`}},
+		{name: "last week", path: "/api/v1/launches/weeks/last", status: 200, contains: []string{`"week":"2026-11-09"`, "rankrocket"}},
+		{name: "future week shows scheduled", path: "/api/v1/launches/weeks/2026-12-16", status: 200, contains: []string{`"week":"2026-12-14"`, "soonapp", `"is_future":true`}},
+		{name: "next week", path: "/api/v1/launches/weeks/next", status: 200, contains: []string{`"week":"2026-11-23"`}},
+		{name: "week before directory", path: "/api/v1/launches/weeks/2020-01-01", status: 404},
+		{name: "week far future", path: "/api/v1/launches/weeks/2030-01-01", status: 404},
+		{name: "week malformed", path: "/api/v1/launches/weeks/someday", status: 400, contains: []string{`"field":"week"`}},
+		{name: "week impossible date", path: "/api/v1/launches/weeks/2026-02-30", status: 400},
+		{name: "week 11 chars", path: "/api/v1/launches/weeks/2026-11-160", status: 400},
+		{name: "launches default", path: "/api/v1/launches", status: 200, contains: []string{`"section":"this-week"`, "tablely", "quickbase"}},
+		{name: "launches today", path: "/api/v1/launches?section=today", status: 200, contains: []string{`"total":1`, "tablely"}},
+		{name: "launches trending", path: "/api/v1/launches?section=trending", status: 200, contains: []string{`"items":[{"slug":"quickbase"`}},
+		{name: "launches most-voted", path: "/api/v1/launches?section=most-voted", status: 200, contains: []string{`"items":[{"slug":"quickbase"`}},
+		{name: "launches recent", path: "/api/v1/launches?section=recent", status: 200, contains: []string{`"items":[{"slug":"tablely"`}},
+		{name: "launches most-viewed", path: "/api/v1/launches?section=most-viewed", status: 200, contains: []string{`"items":[{"slug":"quickbase"`}},
+		{name: "launches most-followed", path: "/api/v1/launches?section=most-followed", status: 200, contains: []string{`"items":[{"slug":"quickbase"`}},
+		{name: "launches upcoming", path: "/api/v1/launches?section=upcoming", status: 200, contains: []string{"soonapp"}},
+		{name: "launches bad section", path: "/api/v1/launches?section=best", status: 400, contains: []string{`"field":"section"`}},
+
+		// leaderboards
+		{name: "weekly board", path: "/api/v1/leaderboards/community-weekly", status: 200,
+			contains: []string{`"week":"2026-11-16"`, `{"rank":1,"listing":{"slug":"tablely"`, `"value":45`}},
+		{name: "weekly board last", path: "/api/v1/leaderboards/community-weekly?week=last", status: 200, contains: []string{`{"rank":1,"listing":{"slug":"rankrocket"`}},
+		{name: "all time board", path: "/api/v1/leaderboards/community-all-time", status: 200, contains: []string{`{"rank":1,"listing":{"slug":"quickbase"`}},
+		{name: "billboard is paid", path: "/api/v1/leaderboards/billboard", status: 200, contains: []string{`"paid":true`, "PAID RANKING", `"value":25000`}},
+		{name: "dr names source", path: "/api/v1/leaderboards/domain-rating", status: 200, contains: []string{"Third-party", `"third_party":true`, `{"rank":1,"listing":{"slug":"quickbase"`}},
+		{name: "revenue", path: "/api/v1/leaderboards/revenue", status: 200, contains: []string{`"verified":true`, `"value":1200000`}},
+		{name: "board page 2", path: "/api/v1/leaderboards/community-all-time?page=2&per_page=1", status: 200, contains: []string{`{"rank":2,`}},
+		{name: "unknown board", path: "/api/v1/leaderboards/popular", status: 404},
+		{name: "week on other board", path: "/api/v1/leaderboards/billboard?week=last", status: 400, contains: []string{`"field":"week"`}},
+		{name: "board bad week", path: "/api/v1/leaderboards/community-weekly?week=yesterday", status: 400},
+
+		// founders, blog, awards, badges, interview
+		{name: "founders", path: "/api/v1/founders", status: 200, contains: []string{`"total":2`, "ada-lovelace", "bob-builder"}, absent: []string{"ghost-founder"}},
+		{name: "founders q", path: "/api/v1/founders?q=ada", status: 200, contains: []string{`"total":1`}},
+		{name: "founders q like chars literal", path: "/api/v1/founders?q=%25", status: 200, contains: []string{`"total":0`}},
+		{name: "founders country", path: "/api/v1/founders?country=us", status: 200, contains: []string{`"total":1`, "bob-builder"}},
+		{name: "founders q 120", path: "/api/v1/founders?q=" + long(120), status: 200},
+		{name: "founders q 121", path: "/api/v1/founders?q=" + long(121), status: 400, contains: []string{`"field":"q"`}},
+		{name: "founder", path: "/api/v1/founders/ada-lovelace", status: 200, contains: []string{`"companies":[`, "quickbase", "tablely", `"stories":[{"listing":"quickbase"`}},
+		{name: "founder only of drafts", path: "/api/v1/founders/ghost-founder", status: 404},
+		{name: "founder unknown", path: "/api/v1/founders/nobody", status: 404},
+		{name: "blog newest first", path: "/api/v1/blog", status: 200, contains: []string{`"items":[{"slug":"how-to-launch"`, `"total":2`}},
+		{name: "blog q", path: "/api/v1/blog?q=seo", status: 200, contains: []string{`"total":1`, "seo-basics"}},
+		{name: "blog q 201", path: "/api/v1/blog?q=" + long(201), status: 400},
+		{name: "blog post", path: "/api/v1/blog/how-to-launch", status: 200, contains: []string{`"markdown":"# Launch`, `"faqs":[{"question":"When?"`}},
+		{name: "blog unknown", path: "/api/v1/blog/nope", status: 404},
+		{name: "awards newest first", path: "/api/v1/awards", status: 200,
+			contains: []string{`"items":[{"week":"2026-11-09","rank":1,"title":"Launch of the Week #1"`, `"total":4`, "community votes only"}},
+		{name: "awards of listing", path: "/api/v1/awards?listing=quickbase", status: 200, contains: []string{`"total":2`}},
+		{name: "badges", path: "/api/v1/listings/quickbase/badges?shape=pill&mode=dark&size=l", status: 200,
+			contains: []string{`"html":"\u003ca href=`, `/badges/quickbase.svg?mode=dark\u0026shape=pill\u0026size=l`, `"image_urls":{`}},
+		{name: "badges defaults", path: "/api/v1/listings/quickbase/badges", status: 200, contains: []string{`"shape":"standard"`, `"mode":"auto"`, `"size":"m"`}},
+		{name: "badges bad shape", path: "/api/v1/listings/quickbase/badges?shape=circle", status: 400, contains: []string{`"field":"shape"`}},
+		{name: "badges bad size", path: "/api/v1/listings/quickbase/badges?size=xl", status: 400},
+		{name: "badges unknown", path: "/api/v1/listings/nope/badges", status: 404},
+		{name: "interview questions", path: "/api/v1/interview-questions", status: 200, contains: []string{`"total":3`, "What problem do you solve?"}},
+
+		// protocol
+		{name: "unknown path", path: "/api/v1/nothing", status: 404},
+		{name: "method not allowed", method: "DELETE", path: "/api/v1/listings", status: 405},
+	})
+}
+
+func TestMethodNotAllowedHasAllow(t *testing.T) {
+	e := fixtureEnv(t)
+	r := e.Do("PUT", "/api/v1/site", nil)
+	if r.Status != 405 || !strings.Contains(r.Header.Get("Allow"), "GET") {
+		t.Fatalf("status %d allow %q", r.Status, r.Header.Get("Allow"))
+	}
+}
+
+func TestETagAnd304(t *testing.T) {
+	e := fixtureEnv(t)
+	r := e.Do("GET", "/api/v1/listings/quickbase", nil)
+	etag := r.Header.Get("ETag")
+	if etag == "" || r.Header.Get("Cache-Control") == "" {
+		t.Fatalf("no ETag/Cache-Control: %v", r.Header)
+	}
+	r2 := e.Do("GET", "/api/v1/listings/quickbase", nil, "If-None-Match", etag)
+	if r2.Status != 304 || len(r2.Body) != 0 {
+		t.Fatalf("want 304 with empty body, got %d %q", r2.Status, r2.Body)
+	}
+	r3 := e.Do("GET", "/api/v1/listings/quickbase", nil, "If-None-Match", `"other"`)
+	if r3.Status != 200 {
+		t.Fatalf("want 200 for other etag, got %d", r3.Status)
+	}
+}
+
+func TestBadgeSVG(t *testing.T) {
+	e := fixtureEnv(t)
+	r := e.Do("GET", "/badges/tablely.svg?shape=square&mode=auto&size=s", nil)
+	if r.Status != 200 || r.Header.Get("Content-Type") != "image/svg+xml" {
+		t.Fatalf("status %d type %q", r.Status, r.Header.Get("Content-Type"))
+	}
+	body := string(r.Body)
+	// tablely leads this week's votes: the badge shows its live rank.
+	for _, want := range []string{"<svg", "prefers-color-scheme: dark", "#1 this week"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("svg lacks %q: %s", want, body)
+		}
+	}
+	r = e.Do("GET", "/badges/oldpost.svg", nil)
+	if !strings.Contains(string(r.Body), "▲ 10 votes") {
+		t.Errorf("past launch should show votes: %s", r.Body)
+	}
+	if r := e.Do("GET", "/badges/soonapp.svg", nil); r.Status != 404 {
+		t.Errorf("badge of non-live listing: %d", r.Status)
+	}
+	if r := e.Do("GET", "/badges/quickbase.svg?shape=hexagon", nil); r.Status != 400 {
+		t.Errorf("bad shape: %d", r.Status)
+	}
+}
+
+func TestHealthz(t *testing.T) {
+	e := apitest.New(t, apitest.Options{})
+	if r := e.Do("GET", "/healthz", nil); r.Status != 200 || !strings.Contains(string(r.Body), `"ok"`) {
+		t.Fatalf("healthz: %d %s", r.Status, r.Body)
+	}
+}
+
+func TestRateLimit(t *testing.T) {
+	e := apitest.New(t, apitest.Options{Fixture: true, Routes: routesOpts(1, 3)})
+	var last *apitest.Response
+	for i := 0; i < 4; i++ {
+		last = e.Do("GET", "/api/v1/site", nil)
+		if i < 3 && last.Status != 200 {
+			t.Fatalf("request %d: %d", i, last.Status)
+		}
+		if i < 3 && last.Header.Get("RateLimit-Limit") != "3" {
+			t.Fatalf("RateLimit-Limit %q", last.Header.Get("RateLimit-Limit"))
+		}
+	}
+	if last.Status != 429 || last.Header.Get("Retry-After") == "" {
+		t.Fatalf("want 429 with Retry-After, got %d %v", last.Status, last.Header)
+	}
+	checkProblem(t, last)
+}
+
+func TestPaginationShape(t *testing.T) {
+	e := fixtureEnv(t)
+	for _, p := range []string{"/api/v1/listings", "/api/v1/founders", "/api/v1/blog", "/api/v1/awards",
+		"/api/v1/listings/quickbase/alternatives", "/api/v1/leaderboards/revenue", "/api/v1/launches"} {
+		var m map[string]json.RawMessage
+		r := e.Do("GET", p+"?per_page=1", nil)
+		if err := json.Unmarshal(r.Body, &m); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"items", "page", "per_page", "total"} {
+			if _, ok := m[k]; !ok {
+				t.Errorf("%s lacks %s", p, k)
+			}
+		}
+		var items []any
+		json.Unmarshal(m["items"], &items)
+		if len(items) > 1 {
+			t.Errorf("%s per_page=1 gave %d items", p, len(items))
+		}
+	}
+}

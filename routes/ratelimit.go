@@ -1,0 +1,95 @@
+package routes
+
+import (
+	"math"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"launchdir/ops"
+
+	"golang.org/x/time/rate"
+)
+
+// limiter is a token bucket per client. Idle buckets are dropped so the map
+// cannot grow without bound.
+type limiter struct {
+	mu      sync.Mutex
+	perSec  rate.Limit
+	burst   int
+	clients map[string]*bucket
+	lastGC  time.Time
+}
+
+type bucket struct {
+	lim  *rate.Limiter
+	seen time.Time
+}
+
+func newLimiter(perSec float64, burst int) *limiter {
+	if burst < 1 {
+		burst = int(math.Max(1, perSec*2))
+	}
+	return &limiter{perSec: rate.Limit(perSec), burst: burst, clients: map[string]*bucket{}, lastGC: time.Now()}
+}
+
+func (l *limiter) get(key string, now time.Time) *rate.Limiter {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if now.Sub(l.lastGC) > time.Minute {
+		for k, b := range l.clients {
+			if now.Sub(b.seen) > 10*time.Minute {
+				delete(l.clients, k)
+			}
+		}
+		l.lastGC = now
+	}
+	b, ok := l.clients[key]
+	if !ok {
+		b = &bucket{lim: rate.NewLimiter(l.perSec, l.burst)}
+		l.clients[key] = b
+	}
+	b.seen = now
+	return b.lim
+}
+
+// allow takes a token for key and sets the RateLimit headers; on refusal it
+// writes a 429 problem with Retry-After.
+func (l *limiter) allow(w http.ResponseWriter, req *http.Request, key string) bool {
+	now := time.Now()
+	lim := l.get(key, now)
+	r := lim.ReserveN(now, 1)
+	delay := r.DelayFrom(now)
+	h := w.Header()
+	h.Set("RateLimit-Limit", strconv.Itoa(l.burst))
+	h.Set("RateLimit-Policy", strconv.Itoa(l.burst)+";w=1;burst="+strconv.Itoa(l.burst))
+	if delay > 0 {
+		r.CancelAt(now)
+		h.Set("RateLimit-Remaining", "0")
+		h.Set("RateLimit-Reset", strconv.Itoa(int(math.Ceil(delay.Seconds()))))
+		writeProblem(w, req, &ops.Error{Code: ops.CodeRateLimited, Detail: "too many requests from this client; slow down", RetryAfter: delay})
+		return false
+	}
+	remaining := int(lim.TokensAt(now))
+	h.Set("RateLimit-Remaining", strconv.Itoa(max(0, remaining)))
+	h.Set("RateLimit-Reset", strconv.Itoa(int(math.Ceil(float64(l.burst-remaining)/float64(l.perSec)))))
+	return true
+}
+
+// clientKey identifies the caller for rate limiting: the peer address, or
+// the first X-Forwarded-For hop when running behind a trusted proxy.
+func (s *Server) clientKey(r *http.Request) string {
+	if s.Opts.TrustProxy {
+		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
+			return strings.TrimSpace(strings.Split(xff, ",")[0])
+		}
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}

@@ -1,0 +1,83 @@
+// Package routes is the REST door: one file registers every route, all
+// generated from the operations table; handlers read decode → validate →
+// call → respond.
+package routes
+
+import (
+	"net/http"
+	"strings"
+
+	"launchdir/app"
+	"launchdir/ops"
+
+	"github.com/julienschmidt/httprouter"
+)
+
+// Options configures the HTTP layer.
+type Options struct {
+	RatePerSecond float64 // per client; 0 disables
+	RateBurst     int
+	TrustProxy    bool  // take the client address from X-Forwarded-For
+	MaxBodyBytes  int64 // request body cap
+}
+
+// Server is the HTTP handler of the whole binary.
+type Server struct {
+	App     *app.App
+	Opts    Options
+	router  *httprouter.Router
+	limiter *limiter
+	openapi []byte
+}
+
+// New builds the router from the operations table.
+func New(a *app.App, o Options) (*Server, error) {
+	if o.MaxBodyBytes == 0 {
+		o.MaxBodyBytes = 1 << 20
+	}
+	s := &Server{App: a, Opts: o, router: httprouter.New()}
+	if o.RatePerSecond > 0 {
+		s.limiter = newLimiter(o.RatePerSecond, o.RateBurst)
+	}
+	doc, err := OpenAPI(a)
+	if err != nil {
+		return nil, err
+	}
+	s.openapi = doc
+	r := s.router
+	r.HandleMethodNotAllowed = true
+	r.RedirectTrailingSlash = false
+	r.NotFound = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		writeProblem(w, req, ops.Errorf(ops.CodeNotFound, "no such path: %s", req.URL.Path))
+	})
+	r.MethodNotAllowed = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		writeProblem(w, req, ops.Errorf(ops.CodeMethodNotAllowed, "%s is not allowed here; allowed: %s", req.Method, w.Header().Get("Allow")))
+	})
+	r.PanicHandler = func(w http.ResponseWriter, req *http.Request, v any) {
+		a.Log.Error("panic", "path", req.URL.Path, "panic", v)
+		writeProblem(w, req, &ops.Error{Code: ops.CodeInternal, Detail: "an unexpected error occurred"})
+	}
+	for _, op := range a.Table.Ops {
+		r.Handle(op.Method, "/api/v1"+op.Path, s.operationHandler(op))
+	}
+	r.GET("/api/v1/openapi.json", s.serveOpenAPI)
+	r.GET("/healthz", s.healthz)
+	r.GET("/badges/:file", s.badge)
+	r.GET("/problems/:code", s.problemDoc)
+	r.GET("/bot", s.botPage)
+	r.GET("/", s.home)
+	return s, nil
+}
+
+// ServeHTTP applies the per-client rate limit before routing.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.limiter != nil && !strings.HasPrefix(r.URL.Path, "/healthz") {
+		if !s.limiter.allow(w, r, s.clientKey(r)) {
+			return
+		}
+	}
+	s.router.ServeHTTP(w, r)
+}
+
+// Router exposes the router so other doors can mount routes.
+func (s *Server) Router() *httprouter.Router { return s.router }

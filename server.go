@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"launchdir/app"
+	"launchdir/db"
+	"launchdir/demo"
+	"launchdir/ops"
+	"launchdir/routes"
+)
+
+// serveConfig is every serve flag; each is also LAUNCHDIR_<NAME>.
+type serveConfig struct {
+	Addr            string
+	DB              string
+	BaseURL         string
+	Demo            bool
+	DemoSeed        int64
+	RatePerSecond   float64
+	RateBurst       int
+	TrustProxy      bool
+	ShutdownTimeout time.Duration
+	IdemTTL         time.Duration
+}
+
+func defaultServeConfig() *serveConfig {
+	return &serveConfig{Addr: "127.0.0.1:8080", DB: "./launchdir.db", Demo: true, DemoSeed: 1,
+		RatePerSecond: 20, RateBurst: 40, ShutdownTimeout: 15 * time.Second, IdemTTL: 24 * time.Hour}
+}
+
+func (c *serveConfig) flags() *flag.FlagSet {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.StringVar(&c.Addr, "addr", c.Addr, "listen address")
+	fs.StringVar(&c.DB, "db", c.DB, "SQLite database file")
+	fs.StringVar(&c.BaseURL, "base-url", c.BaseURL, "public origin (default http://<addr>)")
+	fs.BoolVar(&c.Demo, "demo", c.Demo, "fill a NEW database with the demo directory")
+	fs.Int64Var(&c.DemoSeed, "demo-seed", c.DemoSeed, "seed of the demo generator")
+	fs.Float64Var(&c.RatePerSecond, "rate", c.RatePerSecond, "requests per second per client (0 = off)")
+	fs.IntVar(&c.RateBurst, "rate-burst", c.RateBurst, "burst per client")
+	fs.BoolVar(&c.TrustProxy, "trust-proxy", c.TrustProxy, "take the client address from X-Forwarded-For")
+	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", c.ShutdownTimeout, "how long in-flight requests may finish")
+	fs.DurationVar(&c.IdemTTL, "idempotency-ttl", c.IdemTTL, "how long Idempotency-Key responses are kept")
+	return fs
+}
+
+func (c *serveConfig) check() error {
+	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
+		return fmt.Errorf("bad -addr %q: %v", c.Addr, err)
+	}
+	if c.BaseURL == "" {
+		c.BaseURL = "http://" + c.Addr
+	}
+	u, err := url.Parse(c.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("bad -base-url %q: want http(s)://host[:port]", c.BaseURL)
+	}
+	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+	if c.RatePerSecond < 0 || c.RateBurst < 0 {
+		return errors.New("bad -rate/-rate-burst: must not be negative")
+	}
+	if c.IdemTTL <= 0 {
+		return errors.New("bad -idempotency-ttl: must be positive")
+	}
+	return nil
+}
+
+// service is a started binary: the app, its HTTP handler and what to close.
+type service struct {
+	app     *app.App
+	handler http.Handler
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	db      *db.DB
+}
+
+// start opens the database (filling a new one with the demo directory),
+// builds the app and the HTTP handler, and starts background workers.
+func start(ctx context.Context, c *serveConfig, log *slog.Logger) (*service, error) {
+	isNew := !fileHasData(c.DB)
+	d, err := db.Open(ctx, c.DB)
+	if err != nil {
+		return nil, fmt.Errorf("database %s: %v", c.DB, err)
+	}
+	if isNew && c.Demo {
+		if err := demo.Generate(ctx, d, demo.Options{Seed: c.DemoSeed, Now: time.Now()}); err != nil {
+			d.Close()
+			return nil, fmt.Errorf("demo directory: %v", err)
+		}
+		log.Info("filled the new database with the demo directory", "seed", c.DemoSeed)
+	}
+	app.IdemTTL = c.IdemTTL
+	ops.ProblemTypeBase = c.BaseURL + "/problems/"
+	a, err := app.New(d, app.Config{BaseURL: c.BaseURL}, log)
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	srv, err := routes.New(a, routes.Options{RatePerSecond: c.RatePerSecond, RateBurst: c.RateBurst, TrustProxy: c.TrustProxy})
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	bg, cancel := context.WithCancel(context.Background())
+	s := &service{app: a, handler: srv, cancel: cancel, db: d}
+	s.wg.Add(1)
+	go func() { defer s.wg.Done(); a.RunBackground(bg) }()
+	return s, nil
+}
+
+// close stops background work, then closes the database cleanly.
+func (s *service) close() {
+	s.cancel()
+	s.wg.Wait()
+	if err := s.db.Close(); err != nil {
+		s.app.Log.Error("closing database", "err", err)
+	}
+}
+
+func fileHasData(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Size() > 0
+}
