@@ -1,0 +1,257 @@
+package crawl
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func pagePaths(res *Result) []string {
+	var out []string
+	for _, p := range res.Pages {
+		u, _ := url.Parse(p.URL)
+		out = append(out, u.Path)
+	}
+	return out
+}
+
+func TestCrawlAcmePlansPagesFromLinksAndSitemap(t *testing.T) {
+	s := serveSite(t, "acme-analytics", nil)
+	var calls [][2]int
+	res, err := testCrawler().Crawl(t.Context(), s.URL, func(done, planned int) { calls = append(calls, [2]int{done, planned}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(pagePaths(res), " ")
+	want := "/ /about /pricing /features /faq /team /contact /changelog"
+	if got != want {
+		t.Errorf("pages %q, want %q", got, want)
+	}
+	if s.count("/blog/") != 0 || s.count("/careers") != 0 || s.count("/login") != 0 {
+		t.Error("fetched a robots-disallowed or unneeded page")
+	}
+	if s.count("/sitemap.xml") != 1 || s.count("/robots.txt") != 1 {
+		t.Errorf("sitemap %d, robots %d fetches", s.count("/sitemap.xml"), s.count("/robots.txt"))
+	}
+	if res.RobotsFetches != 1 || res.PageFetches != len(res.Pages)+1 {
+		t.Errorf("counters robots=%d pages=%d", res.RobotsFetches, res.PageFetches)
+	}
+	last := calls[len(calls)-1]
+	if calls[0] != [2]int{1, 9} || last != [2]int{len(res.Pages), len(res.Pages)} {
+		t.Errorf("progress calls %v", calls) // the disallowed /blog/ leaves the plan
+	}
+	home := res.Pages[0]
+	if home.Title != "Acme Analytics — Privacy-first product analytics" {
+		t.Errorf("title %q", home.Title)
+	}
+	for _, hidden := range []string{"ignore this script text", "founded in 1850", "font-size"} {
+		if strings.Contains(home.Text, hidden) {
+			t.Errorf("visible text contains %q", hidden)
+		}
+	}
+	if !strings.Contains(home.Text, "Funnels that show where users drop off") {
+		t.Error("visible text misses the feature list")
+	}
+}
+
+func TestCrawlMaxPages(t *testing.T) {
+	s := serveSite(t, "acme-analytics", nil)
+	c := New(Options{AllowPrivate: true, MaxPages: 3, MaxCrawlDelay: time.Millisecond})
+	res, err := c.Crawl(t.Context(), s.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(pagePaths(res), " "); got != "/ /about /pricing" {
+		t.Errorf("pages %q", got)
+	}
+}
+
+func TestCrawlRobotsDisallowed(t *testing.T) {
+	s := serveSite(t, "closedbot", nil)
+	_, err := testCrawler().Crawl(t.Context(), s.URL+"/", nil)
+	wantKind(t, err, "robots_disallowed")
+	if !strings.Contains(err.Error(), "robots.txt") {
+		t.Errorf("message %q does not say why", err)
+	}
+	if s.requests() != 1 || s.count("/robots.txt") != 1 {
+		t.Errorf("%d requests (robots %d), want only robots.txt", s.requests(), s.count("/robots.txt"))
+	}
+}
+
+func TestCrawlRedirects(t *testing.T) {
+	s := serveSite(t, "hopper", nil)
+	res, err := testCrawler().Crawl(t.Context(), s.URL+"/start", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.FinalURL != s.URL+"/" || res.StartURL != s.URL+"/start" {
+		t.Errorf("start %s final %s", res.StartURL, res.FinalURL)
+	}
+	_, err = testCrawler().Crawl(t.Context(), s.URL+"/deep", nil)
+	wantKind(t, err, "too_many_redirects")
+	_, err = testCrawler().Crawl(t.Context(), s.URL+"/to-ftp", nil)
+	wantKind(t, err, "bad_url")
+}
+
+func TestCrawlByteCapTruncates(t *testing.T) {
+	padding := strings.Repeat("<p>Filler paragraph that pads the page well past the cap.</p>\n", 50000) // ~3 MiB
+	s := serveSite(t, "bigpage", map[string]string{"PADDING": padding})
+	c := New(Options{AllowPrivate: true, MaxBytes: 1 << 20})
+	res, err := c.Crawl(t.Context(), s.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := res.Pages[0]
+	if len(home.HTML) > 1<<20 {
+		t.Errorf("page is %d bytes, cap is 1 MiB", len(home.HTML))
+	}
+	if !strings.Contains(home.Text, "BigPage puts your whole handbook") || strings.Contains(home.Text, "beyond the byte cap") {
+		t.Error("truncation kept the wrong part of the page")
+	}
+	if d, _ := NewBuiltinDrafter().Draft(t.Context(), res, nil); d.Fields["name"].Value != "BigPage" {
+		t.Errorf("name %v", d.Fields["name"].Value)
+	}
+}
+
+func TestCrawlDecodesLatin1(t *testing.T) {
+	res, _ := crawlSite(t, "latin1shop")
+	home := res.Pages[0]
+	for _, want := range []string{"Café Crème", "torréfiés à Montréal", "Livraison gratuite dès 50 €", "Écrivez-nous"} {
+		if !strings.Contains(home.Text, want) {
+			t.Errorf("text misses %q", want)
+		}
+	}
+	if !strings.HasPrefix(home.Title, "Café Crème – Thés") {
+		t.Errorf("title %q", home.Title)
+	}
+}
+
+func TestCrawlErrors(t *testing.T) {
+	s := serveSite(t, "pixelnote", nil)
+	s.override["/pdf"] = func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/pdf")
+		w.Write([]byte("%PDF-1.4"))
+	}
+	_, err := testCrawler().Crawl(t.Context(), s.URL+"/pdf", nil)
+	wantKind(t, err, "not_html")
+	_, err = testCrawler().Crawl(t.Context(), s.URL+"/missing", nil)
+	wantKind(t, err, "http_status")
+	_, err = testCrawler().Crawl(t.Context(), "ftp://x.example/", nil)
+	wantKind(t, err, "bad_url")
+	_, err = testCrawler().Crawl(t.Context(), "http://no-such-host.invalid/", nil)
+	wantKind(t, err, "dns")
+	closed := serveSite(t, "pixelnote", nil)
+	addr := closed.URL
+	closed.Close()
+	_, err = testCrawler().Crawl(t.Context(), addr, nil)
+	wantKind(t, err, "connect")
+}
+
+func TestCrawlTimeout(t *testing.T) {
+	s := serveSite(t, "pixelnote", nil)
+	s.override["/slow"] = func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(2 * time.Second):
+		}
+	}
+	c := New(Options{AllowPrivate: true, Timeout: 200 * time.Millisecond})
+	_, err := c.Crawl(t.Context(), s.URL+"/slow", nil)
+	wantKind(t, err, "timeout")
+}
+
+// One request at a time per host, even across concurrent crawls.
+func TestPolitenessOneRequestPerHost(t *testing.T) {
+	s := serveSite(t, "acme-analytics", nil)
+	var inFlight, maxInFlight atomic.Int32
+	base := s.Config.Handler
+	s.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := inFlight.Add(1)
+		for {
+			m := maxInFlight.Load()
+			if n <= m || maxInFlight.CompareAndSwap(m, n) {
+				break
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+		base.ServeHTTP(w, r)
+		inFlight.Add(-1)
+	})
+	c := testCrawler()
+	done := make(chan error, 2)
+	for range 2 {
+		go func() { _, err := c.Crawl(t.Context(), s.URL, nil); done <- err }()
+	}
+	for range 2 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if maxInFlight.Load() != 1 {
+		t.Errorf("%d requests in flight at once", maxInFlight.Load())
+	}
+}
+
+func TestFetchPage(t *testing.T) {
+	s := serveSite(t, "closedbot", nil)
+	p, err := testCrawler().FetchPage(t.Context(), s.URL+"/about")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(p.Text, "ClosedBot was founded in 2021.") || p.Title != "About ClosedBot" {
+		t.Errorf("page %+v", p)
+	}
+}
+
+func TestClassifyPage(t *testing.T) {
+	cases := map[string]string{
+		"/about": "about", "/company/team": "team", "/pricing.html": "pricing", "/help": "faq",
+		"/blog/": "blog", "/changelog": "changelog", "/contact-us": "contact",
+	}
+	for p, want := range cases {
+		if got, _ := classifyPage(mustURL(t, "https://a.example"+p), ""); got != want {
+			t.Errorf("%s: %s, want %s", p, got, want)
+		}
+	}
+	if got, score := classifyPage(mustURL(t, "https://a.example/x"), "Pricing"); got != "pricing" || score < 2 {
+		t.Errorf("link text: %s %d", got, score)
+	}
+}
+
+func TestSiteScopeWWWTwin(t *testing.T) {
+	s := newSiteScope(mustURL(t, "https://acme.example/"))
+	for raw, want := range map[string]bool{
+		"https://www.acme.example/about": true, "http://acme.example/x": true, "https://acme.example:443/": true,
+		"https://blog.acme.example/": false, "https://evil.example/": false, "https://acme.example:8443/": false,
+	} {
+		if got := s.contains(mustURL(t, raw)); got != want {
+			t.Errorf("%s: %v", raw, got)
+		}
+	}
+	if !newSiteScope(mustURL(t, "https://www.acme.example/")).contains(mustURL(t, "https://acme.example/")) {
+		t.Error("bare host not in scope of www host")
+	}
+}
+
+func TestCrawlCancelled(t *testing.T) {
+	s := serveSite(t, "pixelnote", nil)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	_, err := testCrawler().Crawl(ctx, s.URL, nil)
+	wantKind(t, err, "timeout")
+}
+
+func TestCancelledCrawlDoesNotPoisonRobotsCache(t *testing.T) {
+	s := serveSite(t, "pixelnote", nil)
+	c := testCrawler()
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	c.Crawl(ctx, s.URL, nil)
+	if _, err := c.Crawl(t.Context(), s.URL, nil); err != nil {
+		t.Fatalf("crawl after a cancelled one: %v", err)
+	}
+}

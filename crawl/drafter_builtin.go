@@ -1,0 +1,171 @@
+package crawl
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+// builtinDrafter extracts only what the pages state, offline.
+type builtinDrafter struct{}
+
+// NewBuiltinDrafter returns the offline drafter: structured data, meta tags,
+// headings, lists, pricing cards, FAQ sections and team cards, each value
+// with the quotes and page URL it came from.
+func NewBuiltinDrafter() Drafter { return builtinDrafter{} }
+
+// Draft implements Drafter.
+func (builtinDrafter) Draft(ctx context.Context, res *Result, categories []string) (*Profile, error) {
+	if res == nil || len(res.Pages) == 0 {
+		return nil, errors.New("crawl result has no pages")
+	}
+	pages := analyzePages(res)
+	if len(pages) == 0 {
+		return nil, errors.New("no page could be parsed")
+	}
+	b := &builder{p: newProfile()}
+	extractIdentity(b, pages)
+	extractDescriptions(b, pages)
+	extractFacts(b, pages)
+	extractPricing(b, pages)
+	extractLists(b, pages)
+	extractCategories(b, pages, categories)
+	b.p.FAQs = extractFAQs(pages)
+	b.p.Founders = extractTeam(pages)
+	extractSocials(b, pages)
+	return b.p, ctx.Err()
+}
+
+// builder fills a profile; the first value set for a key wins.
+type builder struct{ p *Profile }
+
+func (b *builder) setString(key, val string, evs ...Evidence) {
+	val = strings.TrimSpace(val)
+	if _, done := b.p.Fields[key]; done || val == "" || len(evs) == 0 {
+		return
+	}
+	b.p.Fields[key] = Value{Value: val, Evidence: evs}
+}
+
+func (b *builder) setList(key string, items []string, evs []Evidence) {
+	if _, done := b.p.Fields[key]; done || len(items) == 0 || len(evs) == 0 {
+		return
+	}
+	if len(items) > MaxItems {
+		items = items[:MaxItems]
+	}
+	b.p.Fields[key] = Value{Value: items, Evidence: evs}
+}
+
+func (b *builder) has(key string) bool {
+	_, ok := b.p.Fields[key]
+	return ok
+}
+
+var titleSeparators = []string{" | ", " — ", " – ", " - ", " · ", ": "}
+
+// splitTitle splits "Name — tagline" into its parts.
+func splitTitle(t string) (string, string) {
+	for _, sep := range titleSeparators {
+		if a, rest, ok := strings.Cut(t, sep); ok {
+			return strings.TrimSpace(a), strings.TrimSpace(rest)
+		}
+	}
+	return strings.TrimSpace(t), ""
+}
+
+var productTypes = []string{"SoftwareApplication", "WebApplication", "MobileApplication", "Product", "Organization", "Corporation", "LocalBusiness", "WebSite"}
+
+// extractIdentity sets name and tagline from structured data, og:site_name,
+// the title and the first heading of the homepage.
+func extractIdentity(b *builder, pages []*pageInfo) {
+	home := pages[0]
+	name, source := "", ""
+	for _, t := range productTypes {
+		for _, n := range home.ld {
+			if s := ldString(n, "name"); name == "" && ldHasType(n, t) && s != "" {
+				name, source = s, s
+			}
+		}
+	}
+	if name == "" && home.meta["og:site_name"] != "" {
+		name, source = home.meta["og:site_name"], home.meta["og:site_name"]
+	}
+	titleName, titleRest := splitTitle(home.page.Title)
+	if name == "" && titleName != "" {
+		name, source = titleName, home.page.Title
+	}
+	h1 := flat(home.doc.Find("h1").First().Text())
+	if name == "" && h1 != "" && runeLen(h1) <= 60 {
+		name, source = h1, h1
+	}
+	if name != "" && runeLen(name) <= 80 {
+		evs := []Evidence{ev(home, source)}
+		if line := findLine(home, name); line != "" && line != source {
+			evs = append(evs, ev(home, line))
+		}
+		b.setString("name", name, evs...)
+	}
+	if len(strings.Fields(titleRest)) >= 2 && !strings.EqualFold(titleRest, name) {
+		b.setString("tagline", titleRest, ev(home, home.page.Title))
+	} else if h1 != "" && !strings.EqualFold(h1, name) && runeLen(h1) <= 150 {
+		b.setString("tagline", h1, ev(home, h1))
+	}
+}
+
+// extractDescriptions sets short_description from meta tags (or the hero
+// paragraph) and description from the about page's paragraphs.
+func extractDescriptions(b *builder, pages []*pageInfo) {
+	home := pages[0]
+	for _, k := range []string{"description", "og:description", "twitter:description"} {
+		if d := home.meta[k]; d != "" && runeLen(d) <= MaxStringLen {
+			b.setString("short_description", d, ev(home, d))
+		}
+	}
+	for _, n := range home.ld {
+		if d := ldString(n, "description"); d != "" && ldHasType(n, productTypes...) && runeLen(d) <= MaxStringLen {
+			b.setString("short_description", d, ev(home, d))
+		}
+	}
+	heroParas := paragraphs(home, 40, 3)
+	if len(heroParas) > 0 && runeLen(heroParas[0]) <= MaxStringLen {
+		b.setString("short_description", heroParas[0], ev(home, heroParas[0]))
+	}
+	for _, pi := range byKind(pages, "about", "home") {
+		if pi.kind != "about" && pi.kind != "home" {
+			continue
+		}
+		paras := paragraphs(pi, 60, 4)
+		if len(paras) == 0 {
+			continue
+		}
+		var evs []Evidence
+		for _, para := range paras {
+			evs = append(evs, ev(pi, para))
+		}
+		b.setString("description", truncateRunes(strings.Join(paras, "\n\n"), MaxDescriptionLen), evs...)
+		return
+	}
+}
+
+// paragraphs returns up to limit body paragraphs of at least minLen runes,
+// skipping navigation, header and footer chrome.
+func paragraphs(pi *pageInfo, minLen, limit int) []string {
+	var out []string
+	pi.doc.Find("p").EachWithBreak(func(_ int, s *goquery.Selection) bool {
+		if s.Closest("footer,nav,header,address,details,dd,li,[class*=plan],[class*=card],[class*=member]").Length() > 0 {
+			return true
+		}
+		if prev := s.Prev(); prev.Length() > 0 && headingLevel(prev.Get(0)) > 0 && strings.HasSuffix(flat(selText(prev)), "?") {
+			return true // an FAQ answer, not a description
+		}
+		t := flat(selText(s))
+		if runeLen(t) >= minLen && !looksLikeInjection(t) {
+			out = append(out, t)
+		}
+		return len(out) < limit
+	})
+	return out
+}

@@ -1,0 +1,237 @@
+package crawl
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/net/html"
+)
+
+var (
+	featuresHeading = regexp.MustCompile(`(?i)^(?:key |main |core |all |our )?features\b|^what you get\b|^capabilities\b|^everything you need\b|^how it works\b`)
+	uspHeading      = regexp.MustCompile(`(?i)^why\b|\bbenefits\b|\badvantages\b|^reasons to\b|\bwhat makes\b`)
+)
+
+func extractLists(b *builder, pages []*pageInfo) {
+	ordered := byKind(pages, "home", "features")
+	items, evs := collectUnderHeadings(ordered, featuresHeading)
+	b.setList("features", items, evs)
+	items, evs = collectUnderHeadings(ordered, uspHeading)
+	b.setList("usps", items, evs)
+	extractKeywords(b, pages[0])
+}
+
+// listItem is one bullet and the visible text that proves it.
+type listItem struct{ item, quote string }
+
+// collectUnderHeadings gathers list items (or card headings) that follow a
+// heading matching re, de-duplicated across pages.
+func collectUnderHeadings(pages []*pageInfo, re *regexp.Regexp) ([]string, []Evidence) {
+	var items []string
+	var evs []Evidence
+	for _, pi := range pages {
+		pi.doc.Find("h1,h2,h3,h4").Each(func(_ int, h *goquery.Selection) {
+			title := flat(selText(h))
+			if runeLen(title) > 60 || !re.MatchString(title) {
+				return
+			}
+			for _, li := range itemsAfter(h) {
+				if len(items) >= MaxItems || duplicateItem(items, li.item) {
+					continue
+				}
+				items = append(items, li.item)
+				evs = append(evs, ev(pi, li.quote))
+			}
+		})
+	}
+	return items, evs
+}
+
+func duplicateItem(items []string, item string) bool {
+	f := foldText(item)
+	for _, have := range items {
+		hf := foldText(have)
+		if hf == f || strings.HasPrefix(hf, f+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+func headingLevel(n *html.Node) int {
+	if n != nil && n.Type == html.ElementNode && len(n.Data) == 2 && n.Data[0] == 'h' && n.Data[1] >= '1' && n.Data[1] <= '6' {
+		return int(n.Data[1] - '0')
+	}
+	return 0
+}
+
+// itemsAfter walks the siblings after heading h until a heading of the same
+// or a higher level, collecting <li> texts or sub-heading cards. When the
+// heading sits alone in a wrapper, the wrapper's siblings are walked.
+func itemsAfter(h *goquery.Selection) []listItem {
+	level := headingLevel(h.Get(0))
+	out := itemsInSiblings(h, level)
+	if len(out) == 0 && h.Parent().Children().Length() == 1 {
+		out = itemsInSiblings(h.Parent(), level)
+	}
+	return out
+}
+
+func itemsInSiblings(start *goquery.Selection, level int) []listItem {
+	var out []listItem
+	for sib := start.Next(); sib.Length() > 0; sib = sib.Next() {
+		node := sib.Get(0)
+		if l := headingLevel(node); l > 0 && l <= level {
+			break
+		}
+		if l := headingLevel(node); l > level {
+			out = append(out, cardItem(sib, sib.Next()))
+			continue
+		}
+		if lis := sib.Find("li").AddSelection(sib.Filter("li")); lis.Length() > 0 {
+			lis.Each(func(_ int, li *goquery.Selection) {
+				if it, ok := bulletItem(li); ok {
+					out = append(out, it)
+				}
+			})
+			continue
+		}
+		sib.Find("h3,h4,h5").Each(func(_ int, sub *goquery.Selection) {
+			if headingLevel(sub.Get(0)) > level {
+				out = append(out, cardItem(sub, sub.Next()))
+			}
+		})
+	}
+	return out
+}
+
+// cardItem uses a card's heading as the item and heading+text as the quote.
+func cardItem(head, next *goquery.Selection) listItem {
+	title := flat(selText(head))
+	quote := title
+	if next.Length() > 0 && headingLevel(next.Get(0)) == 0 && goquery.NodeName(next) == "p" {
+		quote = flat(visibleText(head.Get(0), next.Get(0)))
+	}
+	return listItem{item: title, quote: quote}
+}
+
+func bulletItem(li *goquery.Selection) (listItem, bool) {
+	t := flat(selText(li))
+	switch {
+	case t == "" || looksLikeInjection(t):
+		return listItem{}, false
+	case runeLen(t) <= MaxItemLen:
+		return listItem{item: t, quote: t}, true
+	}
+	if strong := flat(selText(li.Find("strong,b").First())); strong != "" && runeLen(strong) <= MaxItemLen {
+		return listItem{item: strong, quote: t}, true
+	}
+	if s := splitSentences(t); len(s) > 0 && runeLen(s[0]) <= MaxItemLen {
+		return listItem{item: s[0], quote: t}, true
+	}
+	return listItem{}, false
+}
+
+// extractKeywords copies meta keywords, and schema.org keywords as tags.
+func extractKeywords(b *builder, home *pageInfo) {
+	if kw := home.meta["keywords"]; kw != "" {
+		b.setList("keywords", splitKeywords(kw), []Evidence{ev(home, kw)})
+	}
+	for _, n := range home.ld {
+		if !ldHasType(n, productTypes...) {
+			continue
+		}
+		raw := ldList(n, "keywords")
+		var tags []string
+		var evs []Evidence
+		for _, r := range raw {
+			for _, t := range splitKeywords(r) {
+				tags = append(tags, t)
+			}
+			evs = append(evs, ev(home, r))
+		}
+		b.setList("tags", tags, evs)
+	}
+}
+
+func splitKeywords(s string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, k := range strings.Split(s, ",") {
+		k = strings.TrimSpace(k)
+		if k != "" && runeLen(k) <= MaxItemLen && !seen[strings.ToLower(k)] {
+			seen[strings.ToLower(k)] = true
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// categoryStopwords carry no topic of their own.
+var categoryStopwords = map[string]bool{"and": true, "tools": true, "tool": true, "software": true, "apps": true, "app": true, "other": true, "services": true, "for": true, "the": true}
+
+// categoryStems are the word stems that show a category is meant.
+func categoryStems(name string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) {
+		w = strings.Trim(w, "-")
+		if len(w) < 3 || categoryStopwords[w] {
+			continue
+		}
+		w = strings.TrimSuffix(w, "s")
+		if len(w) > 6 {
+			w = strings.TrimSuffix(w, "ing")
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// extractCategories maps the site onto the allowed category names by how
+// often their words occur in the page text; at most three, best first, each
+// with a sentence that uses the word.
+func extractCategories(b *builder, pages []*pageInfo, allowed []string) {
+	type scored struct {
+		name  string
+		score int
+		quote Evidence
+	}
+	var found []scored
+	for _, name := range allowed {
+		best := scored{name: name}
+		for _, stem := range categoryStems(name) {
+			re := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(stem))
+			n, q := 0, Evidence{}
+			for _, pi := range pages {
+				for _, line := range pi.lines {
+					c := len(re.FindAllStringIndex(line, -1))
+					if c > 0 && q.Quote == "" && (pi.kind == "home" || pi.kind == "features") && !looksLikeInjection(line) {
+						loc := re.FindStringIndex(line)
+						q = ev(pi, sentenceAt(line, loc[0], loc[1]))
+					}
+					n += c
+				}
+			}
+			if n > best.score && q.Quote != "" {
+				best.score, best.quote = n, q
+			}
+		}
+		if best.score >= 2 {
+			found = append(found, best)
+		}
+	}
+	sort.SliceStable(found, func(i, j int) bool { return found[i].score > found[j].score })
+	if len(found) > 3 {
+		found = found[:3]
+	}
+	var names []string
+	var evs []Evidence
+	for _, f := range found {
+		names = append(names, f.name)
+		evs = append(evs, f.quote)
+	}
+	b.setList("categories", names, evs)
+}

@@ -1,0 +1,155 @@
+package crawl
+
+import (
+	"context"
+	"net/url"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+// pageKinds are the pages a profile needs, in crawl priority order, with the
+// URL segments and link texts that identify them.
+var pageKinds = []struct {
+	kind  string
+	words []string
+}{
+	{"about", []string{"about", "about-us", "company", "story", "our-story", "mission", "who-we-are"}},
+	{"pricing", []string{"pricing", "prices", "plans", "price", "plans-pricing"}},
+	{"features", []string{"features", "feature", "product", "how-it-works", "tour"}},
+	{"faq", []string{"faq", "faqs", "questions", "frequently-asked-questions", "help"}},
+	{"team", []string{"team", "our-team", "people", "founders", "leadership"}},
+	{"contact", []string{"contact", "contact-us", "imprint", "impressum"}},
+	{"blog", []string{"blog", "news", "journal"}},
+	{"changelog", []string{"changelog", "releases", "release-notes", "updates", "whats-new"}},
+}
+
+// candidate is a same-site link that might be one of the pageKinds.
+type candidate struct {
+	u        *url.URL
+	kind     string
+	score    int
+	fromHome bool
+}
+
+// classifyPage names the kind of page a URL (and its link text) points to.
+func classifyPage(u *url.URL, text string) (string, int) {
+	segs := pathSegments(u.Path)
+	text = strings.ToLower(strings.TrimSpace(text))
+	best, bestScore := "", 0
+	for _, pk := range pageKinds {
+		score := 0
+		for _, w := range pk.words {
+			for i, seg := range segs {
+				if seg == w && i == len(segs)-1 {
+					score = max(score, 3)
+				} else if seg == w {
+					score = max(score, 1)
+				}
+			}
+			phrase := strings.ReplaceAll(w, "-", " ")
+			if text == phrase || strings.HasPrefix(text, phrase+" ") || strings.HasSuffix(text, " "+phrase) {
+				score += 2
+				break
+			}
+		}
+		if score > bestScore {
+			best, bestScore = pk.kind, score
+		}
+	}
+	return best, bestScore
+}
+
+func pathSegments(p string) []string {
+	var out []string
+	for _, s := range strings.Split(strings.ToLower(p), "/") {
+		s = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(s, ".html"), ".htm"), ".php")
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// skipExt lists links that are never HTML pages.
+var skipExt = map[string]bool{
+	".pdf": true, ".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".svg": true,
+	".webp": true, ".zip": true, ".xml": true, ".css": true, ".js": true, ".json": true,
+	".mp4": true, ".mp3": true, ".ico": true, ".txt": true, ".gz": true,
+}
+
+// plan picks at most MaxPages-1 sub-pages: the best candidate per page kind,
+// homepage links before sitemap entries.
+func (s *session) plan(ctx context.Context, doc *goquery.Document, home *url.URL, scope *siteScope) []*url.URL {
+	seen := map[string]bool{pageKey(home): true}
+	var cands []candidate
+	add := func(u *url.URL, text string, fromHome bool) {
+		u = normalizeURL(u)
+		if !scope.contains(u) || skipExt[strings.ToLower(path.Ext(u.Path))] || seen[pageKey(u)] {
+			return
+		}
+		kind, score := classifyPage(u, text)
+		if score < 2 {
+			return
+		}
+		seen[pageKey(u)] = true
+		cands = append(cands, candidate{u: u, kind: kind, score: score, fromHome: fromHome})
+	}
+	doc.Find("a[href]").Each(func(_ int, a *goquery.Selection) {
+		if u := resolveLink(home, a.AttrOr("href", "")); u != nil {
+			add(u, a.Text(), true)
+		}
+	})
+	for _, u := range s.sitemapURLs(ctx, home, scope) {
+		add(u, "", false)
+	}
+	return pickPerKind(cands, s.c.opts.MaxPages-1)
+}
+
+func pickPerKind(cands []candidate, limit int) []*url.URL {
+	sort.SliceStable(cands, func(i, j int) bool {
+		a, b := cands[i], cands[j]
+		if a.score != b.score {
+			return a.score > b.score
+		}
+		if a.fromHome != b.fromHome {
+			return a.fromHome
+		}
+		return len(a.u.Path) < len(b.u.Path)
+	})
+	var out []*url.URL
+	for _, pk := range pageKinds {
+		for _, c := range cands {
+			if c.kind == pk.kind {
+				out = append(out, c.u)
+				break
+			}
+		}
+	}
+	if len(out) > limit {
+		out = out[:max(limit, 0)]
+	}
+	return out
+}
+
+// pageKey identifies a page for de-duplication: host, path without a
+// trailing slash, and query.
+func pageKey(u *url.URL) string {
+	p := strings.TrimSuffix(u.EscapedPath(), "/")
+	return strings.ToLower(u.Host) + p + "?" + u.RawQuery
+}
+
+// resolveLink makes an absolute http(s) URL of an href, or nil.
+func resolveLink(base *url.URL, href string) *url.URL {
+	href = strings.TrimSpace(href)
+	if href == "" || strings.HasPrefix(href, "#") {
+		return nil
+	}
+	u, err := base.Parse(href)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil
+	}
+	return u
+}
