@@ -41,6 +41,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return apikeyCmd(rest, stdout)
 		case "user":
 			return userCmd(rest, stdout)
+		case "price", "promo":
+			return orderCommands[cmd](rest, stdout)
 		case "version":
 			fmt.Fprintln(stdout, "launchdir", version)
 			return nil

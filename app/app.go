@@ -34,6 +34,7 @@ type App struct {
 	OAuthTokens TokenResolver
 
 	extraJobs []Job
+	ext       Externals
 }
 
 // New builds the app and its operations table.
@@ -51,6 +52,7 @@ func New(d *db.DB, cfg Config, log *slog.Logger) (*App, error) {
 	}
 	a.Table = t
 	a.Exec = &ops.Executor{Table: t, Idem: &idemStore{a: a}, Log: log}
+	a.SetExternals(Externals{})
 	return a, nil
 }
 

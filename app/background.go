@@ -21,6 +21,7 @@ func (a *App) jobs() []Job {
 	return append([]Job{
 		{Name: "launch scheduler", Every: time.Minute, Run: a.GoLiveDue},
 		{Name: "idempotency purge", Every: time.Hour, Run: a.PurgeIdempotency},
+		{Name: "outbox delivery", Every: 15 * time.Second, Run: a.DeliverOutbox},
 	}, a.extraJobs...)
 }
 

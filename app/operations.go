@@ -27,7 +27,8 @@ func queryReq(name string, s *ops.Schema) ops.Param {
 // REST routes, the OpenAPI document and the MCP tools are generated from it.
 func (a *App) operations() []*ops.Operation {
 	list := a.publicOperations()
-	list = append(list, a.signedInOperations()...)
+	list = append(list, a.accountOperations()...) // account, drafts, my listings, claims
+	list = append(list, a.orderOperations()...)   // orders and products
 	return list
 }
 

@@ -3,8 +3,6 @@ package app
 import (
 	"context"
 	"strconv"
-
-	"launchdir/ops"
 )
 
 const maxInterviewAnswers = 30
@@ -16,5 +14,3 @@ func (a *App) freeQueueWeeks(ctx context.Context) int {
 	}
 	return n
 }
-
-func (a *App) signedInOperations() []*ops.Operation { return nil }

@@ -22,7 +22,7 @@ type migration struct {
 }
 
 // migrations returns the embedded steps ordered by version. File names are
-// NNNN_name.sql; versions must be contiguous from 1.
+// NNNN_name.sql with unique versions.
 func migrations() ([]migration, error) {
 	entries, err := fs.ReadDir(migrationFS, "migrations")
 	if err != nil {
@@ -42,9 +42,9 @@ func migrations() ([]migration, error) {
 		out = append(out, migration{Version: v, Name: e.Name(), SQL: string(b)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
-	for i, m := range out {
-		if m.Version != i+1 {
-			return nil, fmt.Errorf("migration versions must be contiguous: %s", m.Name)
+	for i := 1; i < len(out); i++ {
+		if out[i].Version == out[i-1].Version {
+			return nil, fmt.Errorf("two migrations have version %d", out[i].Version)
 		}
 	}
 	return out, nil
@@ -53,7 +53,10 @@ func migrations() ([]migration, error) {
 // SchemaVersion is the newest schema this binary knows.
 func SchemaVersion() int {
 	m, _ := migrations()
-	return len(m)
+	if len(m) == 0 {
+		return 0
+	}
+	return m[len(m)-1].Version
 }
 
 // migrate applies pending migrations, each in its own transaction, and
@@ -67,14 +70,19 @@ func (d *DB) migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var current int
-	if err := d.W.QueryRowContext(ctx, `SELECT coalesce(max(version),0) FROM schema_migrations`).Scan(&current); err != nil {
+	applied, err := d.appliedVersions(ctx)
+	if err != nil {
 		return err
 	}
-	if current > len(steps) {
-		return fmt.Errorf("database schema version %d is newer than this binary supports (%d): upgrade launchdir", current, len(steps))
+	for v := range applied {
+		if v > SchemaVersion() {
+			return fmt.Errorf("database schema version %d is newer than this binary supports (%d): upgrade launchdir", v, SchemaVersion())
+		}
 	}
-	for _, m := range steps[current:] {
+	for _, m := range steps {
+		if applied[m.Version] {
+			continue
+		}
 		err := d.Tx(ctx, func(tx *sql.Tx) error {
 			if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
 				return err
@@ -88,4 +96,21 @@ func (d *DB) migrate(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+func (d *DB) appliedVersions(ctx context.Context) (map[int]bool, error) {
+	rows, err := d.W.QueryContext(ctx, `SELECT version FROM schema_migrations`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int]bool{}
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out[v] = true
+	}
+	return out, rows.Err()
 }

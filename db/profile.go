@@ -123,9 +123,19 @@ const listingCols = summaryCols + `, l.short_description, l.description, l.featu
 	l.socials, l.not_found, l.attributes, l.unlock_story, l.unlock_milestones, l.unlock_media, l.rating_sum,
 	l.rating_count, l.domain_rating, l.demo_video_url, l.updated_at`
 
-// GetListingBy loads a full profile; where is a condition on l (e.g. "l.slug = ?").
-// Callers decide which statuses are visible.
+// GetListingBy loads a full public profile; where is a condition on l (e.g.
+// "l.slug = ?"). Callers decide which statuses are visible.
 func (d *DB) GetListingBy(ctx context.Context, q querier, where string, arg any) (*Listing, error) {
+	return d.getListing(ctx, q, where, arg, false)
+}
+
+// GetOwnerListing loads a listing by id as its owner sees it: paid sections
+// are included even while locked, so owners can prepare them.
+func (d *DB) GetOwnerListing(ctx context.Context, q querier, id int64) (*Listing, error) {
+	return d.getListing(ctx, q, "l.id = ?", id, true)
+}
+
+func (d *DB) getListing(ctx context.Context, q querier, where string, arg any, owner bool) (*Listing, error) {
 	var (
 		l                                               Listing
 		features, usps, keywords, tags, socials, nf, at string
@@ -164,13 +174,13 @@ func (d *DB) GetListingBy(ctx context.Context, q querier, where string, arg any)
 	for k, v := range l.Socials {
 		l.Links[k] = v
 	}
-	if err := d.loadProfileParts(ctx, q, &l, dr, uStory, uMile, uMedia); err != nil {
+	if err := d.loadProfileParts(ctx, q, &l, dr, uStory, uMile, uMedia, owner); err != nil {
 		return nil, err
 	}
 	return &l, nil
 }
 
-func (d *DB) loadProfileParts(ctx context.Context, q querier, l *Listing, dr sql.NullInt64, uStory, uMile, uMedia bool) error {
+func (d *DB) loadProfileParts(ctx context.Context, q querier, l *Listing, dr sql.NullInt64, uStory, uMile, uMedia, owner bool) error {
 	var err error
 	if l.Categories, err = listingCategories(ctx, q, l.ID); err != nil {
 		return err
@@ -188,20 +198,25 @@ func (d *DB) loadProfileParts(ctx context.Context, q querier, l *Listing, dr sql
 		return err
 	}
 	l.UnlockedSections = []string{}
-	if uStory {
-		l.UnlockedSections = append(l.UnlockedSections, "story")
+	for _, sec := range []struct {
+		name     string
+		unlocked bool
+	}{{"story", uStory}, {"milestones", uMile}, {"media", uMedia}} {
+		if sec.unlocked {
+			l.UnlockedSections = append(l.UnlockedSections, sec.name)
+		}
+	}
+	if uStory || owner {
 		if l.Story, err = loadStory(ctx, q, l.ID); err != nil {
 			return err
 		}
 	}
-	if uMile {
-		l.UnlockedSections = append(l.UnlockedSections, "milestones")
+	if uMile || owner {
 		if l.Milestones, err = loadMilestones(ctx, q, l.ID); err != nil {
 			return err
 		}
 	}
-	if uMedia {
-		l.UnlockedSections = append(l.UnlockedSections, "media")
+	if uMedia || owner {
 		if l.Media, err = loadMedia(ctx, q, l.ID); err != nil {
 			return err
 		}

@@ -74,3 +74,17 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request, _ httprouter.Param
 <ul><li>API: <a href="%[2]s/site">%[2]s</a></li><li>OpenAPI: <a href="%[2]s/openapi.json">%[2]s/openapi.json</a></li>
 <li>MCP: <code>%[3]s</code></li></ul>`, html.EscapeString(a.Cfg.SiteName), html.EscapeString(a.APIURL()), html.EscapeString(a.MCPURL()))
 }
+
+// claimEmail verifies an email claim when its link is opened.
+func (s *Server) claimEmail(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	slug, err := s.App.VerifyClaimEmail(r.Context(), ps.ByName("token"))
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	if err != nil {
+		w.WriteHeader(ops.AsError(err).Code.Status())
+		fmt.Fprint(w, "<!doctype html><title>Claim link</title><h1>This claim link is not valid</h1><p>It may have been used already.</p>")
+		return
+	}
+	fmt.Fprintf(w, "<!doctype html><title>Claim verified</title><h1>Claim verified</h1><p>You are now an owner of <a href=\"%s\">%s</a>.</p>",
+		html.EscapeString(s.App.ListingURL(slug)), html.EscapeString(slug))
+}

@@ -65,6 +65,7 @@ func New(a *app.App, o Options) (*Server, error) {
 	r.GET("/badges/:file", s.badge)
 	r.GET("/problems/:code", s.problemDoc)
 	r.GET("/bot", s.botPage)
+	r.GET("/claims/email/:token", s.claimEmail)
 	r.GET("/", s.home)
 	return s, nil
 }
@@ -81,3 +82,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // Router exposes the router so other doors can mount routes.
 func (s *Server) Router() *httprouter.Router { return s.router }
+
+// Handle mounts another door (MCP, OAuth, checkout) behind the same rate
+// limit. Path uses httprouter syntax.
+func (s *Server) Handle(method, path string, h http.Handler) {
+	s.router.Handler(method, path, h)
+}

@@ -1,0 +1,585 @@
+package routes_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"launchdir/apitest"
+	"launchdir/app"
+	"launchdir/crawl"
+	"launchdir/ops"
+)
+
+// fakeWeb serves pages by URL for badge and claim checks.
+type fakeWeb struct {
+	mu    sync.Mutex
+	pages map[string]string
+}
+
+func (f *fakeWeb) FetchHTML(ctx context.Context, url string) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if p, ok := f.pages[url]; ok {
+		return p, nil
+	}
+	return "", errors.New("404 Not Found")
+}
+
+func (f *fakeWeb) set(url, html string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.pages[url] = html
+}
+
+type fakeDNS map[string][]string
+
+func (d fakeDNS) LookupTXT(ctx context.Context, name string) ([]string, error) {
+	if v, ok := d[name]; ok {
+		return v, nil
+	}
+	return nil, errors.New("no such host")
+}
+
+type ownerEnv struct {
+	*apitest.Env
+	web   *fakeWeb
+	dns   fakeDNS
+	owner []string // auth header of owner@example.com (all scopes)
+	other []string // auth header of other@example.com (all scopes)
+}
+
+func newOwnerEnv(t *testing.T) *ownerEnv {
+	web := &fakeWeb{pages: map[string]string{}}
+	dns := fakeDNS{}
+	e := apitest.New(t, apitest.Options{Fixture: true, Setup: func(a *app.App) {
+		a.SetExternals(app.Externals{Fetcher: web, Resolver: dns})
+	}})
+	return &ownerEnv{Env: e, web: web, dns: dns,
+		owner: apitest.Bearer(e.APIKey("owner@example.com")), other: apitest.Bearer(e.APIKey("other@example.com"))}
+}
+
+// signedInArgs gives each signed-in operation a path and a body that are
+// valid apart from the credential, for the 401/403/404 matrix.
+var signedInPaths = map[string]struct {
+	path string
+	body any
+}{
+	"get_account":         {"/me", nil},
+	"list_my_listings":    {"/me/listings", nil},
+	"get_my_listing":      {"/me/listings/1", nil},
+	"update_my_listing":   {"/me/listings/1", map[string]any{"fields": map[string]any{"tagline": "x"}}},
+	"post_listing_update": {"/me/listings/1/updates", map[string]any{"title": "t", "body": "b"}},
+	"add_milestone":       {"/me/listings/1/milestones", map[string]any{"date": "2026-01-01", "title": "t"}},
+	"delete_milestone":    {"/me/listings/1/milestones/1", nil},
+	"set_founder_story":   {"/me/listings/1/story", map[string]any{"title": "t"}},
+	"answer_interview":    {"/me/interview", map[string]any{"answers": []any{}}},
+	"choose_free_listing": {"/me/listings/1/free", nil},
+	"claim_listing":       {"/claims", map[string]any{"slug": "rankrocket", "method": "dns"}},
+	"verify_claim":        {"/claims/1/verify", nil},
+	"list_my_claims":      {"/claims", nil},
+}
+
+func TestSignedInAuthMatrix(t *testing.T) {
+	e := newOwnerEnv(t)
+	for _, op := range e.App.Table.Ops {
+		tc, ok := signedInPaths[op.ID]
+		if op.Scope == "" || !ok {
+			continue
+		}
+		t.Run(op.ID, func(t *testing.T) {
+			url := "/api/v1" + tc.path
+			r := e.Do(op.Method, url, tc.body)
+			if r.Status != 401 || !strings.HasPrefix(r.Header.Get("WWW-Authenticate"), "Bearer") {
+				t.Fatalf("no credentials: %d %v", r.Status, r.Header)
+			}
+			checkProblem(t, r)
+			r = e.Do(op.Method, url, tc.body, "Authorization", "Bearer ldk_not_a_key")
+			if r.Status != 401 || !strings.Contains(r.Header.Get("WWW-Authenticate"), "invalid_token") {
+				t.Fatalf("bad key: %d %v", r.Status, r.Header)
+			}
+			var lacking []string
+			for _, s := range ops.AllScopes {
+				if s != op.Scope {
+					lacking = append(lacking, s)
+				}
+			}
+			key := e.APIKey("owner@example.com", lacking...)
+			r = e.Do(op.Method, url, tc.body, apitest.Bearer(key)...)
+			if r.Status != 403 || !strings.Contains(r.Header.Get("WWW-Authenticate"), `insufficient_scope`) {
+				t.Fatalf("lacking scope: %d %s", r.Status, r.Body)
+			}
+			checkProblem(t, r)
+		})
+	}
+}
+
+func TestAnotherUsersListingIs404(t *testing.T) {
+	e := newOwnerEnv(t)
+	// Listing 2 belongs to other@example.com; listing 999 does not exist.
+	for _, id := range []string{"2", "999"} {
+		for _, c := range []struct {
+			method, path string
+			body         any
+		}{
+			{"GET", "/me/listings/" + id, nil},
+			{"PATCH", "/me/listings/" + id, map[string]any{"fields": map[string]any{"tagline": "hijack"}}},
+			{"POST", "/me/listings/" + id + "/updates", map[string]any{"title": "t", "body": "b"}},
+			{"POST", "/me/listings/" + id + "/milestones", map[string]any{"date": "2026-01-01", "title": "t"}},
+			{"DELETE", "/me/listings/" + id + "/milestones/1", nil},
+			{"PUT", "/me/listings/" + id + "/story", map[string]any{"title": "t"}},
+			{"POST", "/me/listings/" + id + "/free", nil},
+		} {
+			r := e.Do(c.method, "/api/v1"+c.path, c.body, e.owner...)
+			if r.Status != 404 {
+				t.Errorf("%s %s: %d %s", c.method, c.path, r.Status, r.Body)
+			}
+		}
+	}
+	if r := e.Do("GET", "/api/v1/listings/rankrocket", nil); strings.Contains(string(r.Body), "hijack") {
+		t.Fatal("another user's listing was changed")
+	}
+}
+
+func TestGetAccountAndMyListings(t *testing.T) {
+	e := newOwnerEnv(t)
+	runScenarios(t, e.Env, []scenario{
+		{name: "me", path: "/api/v1/me", status: 200, contains: []string{`"email":"owner@example.com"`, `"listings":3`, `"scopes":["account:read","listings:write","orders:write"]`, `"credential":"api_key"`}},
+		{name: "my listings any status", path: "/api/v1/me/listings", status: 200, contains: []string{`"total":3`, "secretdraft", "quickbase", `"listing_id":`}, absent: []string{"rankrocket"}},
+		{name: "my listing owner view", path: "/api/v1/me/listings/6", status: 200, contains: []string{`"status":"draft"`, `"plan":"none"`, `"listing_id":6`, `"role":"owner"`, `"unlocked_sections":[]`}},
+		{name: "listing_id 0", path: "/api/v1/me/listings/0", status: 400, contains: []string{`"field":"listing_id"`}},
+		{name: "listing_id not int", path: "/api/v1/me/listings/abc", status: 400, contains: []string{`"field":"listing_id"`}},
+		{name: "claims empty", path: "/api/v1/claims", status: 200, contains: []string{`"total":0`}},
+	}, e.owner...)
+}
+
+func TestUpdateMyListingBounds(t *testing.T) {
+	e := newOwnerEnv(t)
+	s := strings.Repeat
+	field := func(name string, v any) map[string]any { return map[string]any{"fields": map[string]any{name: v}} }
+	list := func(n, each int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = s("f", each)
+		}
+		return out
+	}
+	var scs []scenario
+	for name, max := range map[string]int{"tagline": 200, "short_description": 300, "description": 20000, "pricing_model": 40,
+		"pricing_summary": 300, "city": 120, "headline": 200, "summary": 20000, "seo_title": 200, "seo_description": 320} {
+		scs = append(scs,
+			scenario{name: name + " at max", method: "PATCH", path: "/api/v1/me/listings/1", body: field(name, s("a", max)), status: 200},
+			scenario{name: name + " over max", method: "PATCH", path: "/api/v1/me/listings/1", body: field(name, s("a", max+1)), status: 400,
+				contains: []string{`"field":"fields.` + name + `"`}})
+	}
+	for _, name := range []string{"features", "usps", "keywords"} {
+		scs = append(scs,
+			scenario{name: name + " 20x200", method: "PATCH", path: "/api/v1/me/listings/1", body: field(name, list(20, 200)), status: 200},
+			scenario{name: name + " 21 items", method: "PATCH", path: "/api/v1/me/listings/1", body: field(name, list(21, 1)), status: 400, contains: []string{`"field":"fields.` + name + `"`}},
+			scenario{name: name + " item 201", method: "PATCH", path: "/api/v1/me/listings/1", body: field(name, list(1, 201)), status: 400, contains: []string{`"field":"fields.` + name + `[0]"`}})
+	}
+	email := s("a", 242) + "@example.com" // 254 characters
+	faqs := func(n int) []any {
+		out := make([]any, n)
+		for i := range out {
+			out[i] = map[string]any{"question": "Q?", "answer": "A."}
+		}
+		return out
+	}
+	socials := map[string]any{}
+	for _, k := range app.SocialPlatforms {
+		socials[k] = "https://example.com/" + k
+	}
+	scs = append(scs,
+		scenario{name: "founded 1800", method: "PATCH", path: "/api/v1/me/listings/1", body: field("founded_year", 1800), status: 200},
+		scenario{name: "founded 1799", method: "PATCH", path: "/api/v1/me/listings/1", body: field("founded_year", 1799), status: 400, contains: []string{`"field":"fields.founded_year"`}},
+		scenario{name: "founded 2100", method: "PATCH", path: "/api/v1/me/listings/1", body: field("founded_year", 2100), status: 200},
+		scenario{name: "founded 2101", method: "PATCH", path: "/api/v1/me/listings/1", body: field("founded_year", 2101), status: 400},
+		scenario{name: "founded null", method: "PATCH", path: "/api/v1/me/listings/1", body: field("founded_year", nil), status: 200, contains: []string{`"founded_year":null`}},
+		scenario{name: "founded string", method: "PATCH", path: "/api/v1/me/listings/1", body: field("founded_year", "2019"), status: 400},
+		scenario{name: "founded fraction", method: "PATCH", path: "/api/v1/me/listings/1", body: field("founded_year", 2019.5), status: 400},
+		scenario{name: "country ok", method: "PATCH", path: "/api/v1/me/listings/1", body: field("country", "fr"), status: 200, contains: []string{`"country":"FR"`}},
+		scenario{name: "country 3", method: "PATCH", path: "/api/v1/me/listings/1", body: field("country", "FRA"), status: 400},
+		scenario{name: "country unknown", method: "PATCH", path: "/api/v1/me/listings/1", body: field("country", "QQ"), status: 400},
+		scenario{name: "email 254", method: "PATCH", path: "/api/v1/me/listings/1", body: field("contact_email", email), status: 200},
+		scenario{name: "email 255", method: "PATCH", path: "/api/v1/me/listings/1", body: field("contact_email", "a"+email), status: 400},
+		scenario{name: "email bad", method: "PATCH", path: "/api/v1/me/listings/1", body: field("contact_email", "not-an-email"), status: 400},
+		scenario{name: "video 500", method: "PATCH", path: "/api/v1/me/listings/1", body: field("demo_video_url", "https://v.example/"+s("a", 482)), status: 200},
+		scenario{name: "video 501", method: "PATCH", path: "/api/v1/me/listings/1", body: field("demo_video_url", "https://v.example/"+s("a", 483)), status: 400},
+		scenario{name: "video not link", method: "PATCH", path: "/api/v1/me/listings/1", body: field("demo_video_url", "javascript:alert(1)"), status: 400},
+		scenario{name: "unknown field", method: "PATCH", path: "/api/v1/me/listings/1", body: field("votes", 1000), status: 400, contains: []string{`"field":"fields.votes"`}},
+		scenario{name: "unknown top-level", method: "PATCH", path: "/api/v1/me/listings/1", body: map[string]any{"status": "live"}, status: 400, contains: []string{`"field":"status"`}},
+		scenario{name: "faqs 10", method: "PATCH", path: "/api/v1/me/listings/1", body: map[string]any{"faqs": faqs(10)}, status: 200},
+		scenario{name: "faqs 11", method: "PATCH", path: "/api/v1/me/listings/1", body: map[string]any{"faqs": faqs(11)}, status: 400, contains: []string{`"field":"faqs"`}},
+		scenario{name: "faq question 300", method: "PATCH", path: "/api/v1/me/listings/1", body: map[string]any{"faqs": []any{map[string]any{"question": s("q", 300), "answer": "a"}}}, status: 200},
+		scenario{name: "faq question 301", method: "PATCH", path: "/api/v1/me/listings/1", body: map[string]any{"faqs": []any{map[string]any{"question": s("q", 301), "answer": "a"}}}, status: 400, contains: []string{`"field":"faqs[0].question"`}},
+		scenario{name: "faq answer 1501", method: "PATCH", path: "/api/v1/me/listings/1", body: map[string]any{"faqs": []any{map[string]any{"question": "q", "answer": s("a", 1501)}}}, status: 400},
+		scenario{name: "faq answer missing", method: "PATCH", path: "/api/v1/me/listings/1", body: map[string]any{"faqs": []any{map[string]any{"question": "q"}}}, status: 400, contains: []string{`"field":"faqs[0].answer"`}},
+		scenario{name: "socials all 14", method: "PATCH", path: "/api/v1/me/listings/1", body: map[string]any{"socials": socials}, status: 200, contains: []string{`"producthunt":"https://example.com/producthunt"`}},
+		scenario{name: "socials unknown platform", method: "PATCH", path: "/api/v1/me/listings/1", body: map[string]any{"socials": map[string]any{"myspace": "https://myspace.com/x"}}, status: 400, contains: []string{`"field":"socials.myspace"`}},
+		scenario{name: "socials not link", method: "PATCH", path: "/api/v1/me/listings/1", body: map[string]any{"socials": map[string]any{"x": "@handle"}}, status: 400, contains: []string{`"field":"socials.x"`}},
+		scenario{name: "socials 501", method: "PATCH", path: "/api/v1/me/listings/1", body: map[string]any{"socials": map[string]any{"x": "https://x.com/" + s("a", 487)}}, status: 400},
+		scenario{name: "apply_to all", method: "PATCH", path: "/api/v1/me/listings/1", body: map[string]any{"fields": map[string]any{"headline": "H"}, "apply_to": []string{"all"}}, status: 200, contains: []string{`"site_copies":[{"site":"main","headline":"H"`}},
+		scenario{name: "apply_to unknown", method: "PATCH", path: "/api/v1/me/listings/1", body: map[string]any{"apply_to": []string{"nowhere"}}, status: 400, contains: []string{`"field":"apply_to[0]"`}},
+		scenario{name: "apply_to 61", method: "PATCH", path: "/api/v1/me/listings/1", body: map[string]any{"apply_to": list(61, 3)}, status: 400, contains: []string{`"field":"apply_to"`}},
+		scenario{name: "apply_to entry 41", method: "PATCH", path: "/api/v1/me/listings/1", body: map[string]any{"apply_to": list(1, 41)}, status: 400, contains: []string{`"field":"apply_to[0]"`}},
+		scenario{name: "not json", method: "PATCH", path: "/api/v1/me/listings/1", body: "{", status: 400, contains: []string{`"field":"body"`}},
+		scenario{name: "array body", method: "PATCH", path: "/api/v1/me/listings/1", body: "[]", status: 400},
+	)
+	runScenarios(t, e.Env, scs, e.owner...)
+}
+
+func TestUpdatePublishesAndIsVersioned(t *testing.T) {
+	e := newOwnerEnv(t)
+	r := e.Do("PATCH", "/api/v1/me/listings/1", map[string]any{
+		"fields":  map[string]any{"tagline": "The new tagline", "features": []string{"One", "Two"}},
+		"socials": map[string]any{"github": "https://github.com/qb"},
+		"faqs":    []any{map[string]any{"question": "New?", "answer": "Yes."}},
+	}, e.owner...)
+	if r.Status != 200 {
+		t.Fatalf("%d %s", r.Status, r.Body)
+	}
+	pub := string(e.Do("GET", "/api/v1/listings/quickbase", nil).Body)
+	for _, want := range []string{"The new tagline", `"features":["One","Two"]`, `"socials":{"github":"https://github.com/qb"}`, `"faqs":[{"question":"New?"`} {
+		if !strings.Contains(pub, want) {
+			t.Errorf("public profile lacks %s", want)
+		}
+	}
+	if r := e.Do("GET", "/api/v1/listings?q=tagline", nil); !strings.Contains(string(r.Body), "quickbase") {
+		t.Errorf("search index not updated: %s", r.Body)
+	}
+	var before, after string
+	if err := e.DB.R.QueryRow(`SELECT before, after FROM revisions WHERE listing_id = 1 AND operation = 'update_my_listing'`).Scan(&before, &after); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(before, "The fastest embedded database") || !strings.Contains(after, "The new tagline") || !strings.Contains(before, "Is it free?") {
+		t.Errorf("revision before=%s after=%s", before, after)
+	}
+}
+
+func TestOwnerContent(t *testing.T) {
+	e := newOwnerEnv(t)
+	s := strings.Repeat
+	if _, err := e.DB.W.Exec(`INSERT INTO follows(listing_id, user_id, created_at) VALUES (1, 3, '2026-01-01T00:00:00Z')`); err != nil {
+		t.Fatal(err)
+	}
+	answers := func(n int) []any {
+		out := make([]any, n)
+		for i := range out {
+			out[i] = map[string]any{"question_id": 1, "answer": "a"}
+		}
+		return out
+	}
+	runScenarios(t, e.Env, []scenario{
+		{name: "update", method: "POST", path: "/api/v1/me/listings/1/updates", body: map[string]any{"title": s("t", 200), "body": s("b", 5000)}, status: 201, contains: []string{`"followers_notified":1`}},
+		{name: "update title 201", method: "POST", path: "/api/v1/me/listings/1/updates", body: map[string]any{"title": s("t", 201), "body": "b"}, status: 400, contains: []string{`"field":"title"`}},
+		{name: "update body 5001", method: "POST", path: "/api/v1/me/listings/1/updates", body: map[string]any{"title": "t", "body": s("b", 5001)}, status: 400, contains: []string{`"field":"body"`}},
+		{name: "update missing body", method: "POST", path: "/api/v1/me/listings/1/updates", body: map[string]any{"title": "t"}, status: 400, contains: []string{`"field":"body"`}},
+		{name: "milestone", method: "POST", path: "/api/v1/me/listings/1/milestones", body: map[string]any{"date": "2026-03-01", "title": "Series A", "url": "https://qb.example/a", "description": s("d", 2000)}, status: 201, contains: []string{`"title":"Series A"`, `"visible":true`}},
+		{name: "milestone bad date", method: "POST", path: "/api/v1/me/listings/1/milestones", body: map[string]any{"date": "2026-13-01", "title": "x"}, status: 400, contains: []string{`"field":"date"`}},
+		{name: "milestone http url", method: "POST", path: "/api/v1/me/listings/1/milestones", body: map[string]any{"date": "2026-03-01", "title": "x", "url": "http://qb.example"}, status: 400, contains: []string{`"field":"url"`}},
+		{name: "milestone title 201", method: "POST", path: "/api/v1/me/listings/1/milestones", body: map[string]any{"date": "2026-03-01", "title": s("t", 201)}, status: 400},
+		{name: "milestone desc 2001", method: "POST", path: "/api/v1/me/listings/1/milestones", body: map[string]any{"date": "2026-03-01", "title": "t", "description": s("d", 2001)}, status: 400},
+		{name: "delete milestone of other listing", method: "DELETE", path: "/api/v1/me/listings/3/milestones/1", status: 404, contains: []string{`"field":"milestone_id"`}},
+		{name: "delete milestone", method: "DELETE", path: "/api/v1/me/listings/1/milestones/1", status: 200, contains: []string{`"deleted":true`}},
+		{name: "delete milestone again", method: "DELETE", path: "/api/v1/me/listings/1/milestones/1", status: 404},
+		{name: "story", method: "PUT", path: "/api/v1/me/listings/3/story", body: map[string]any{"title": s("t", 200), "story": s("s", 8000)}, status: 200, contains: []string{`"visible":false`}},
+		{name: "story title 201", method: "PUT", path: "/api/v1/me/listings/3/story", body: map[string]any{"title": s("t", 201)}, status: 400, contains: []string{`"field":"title"`}},
+		{name: "story section 8001", method: "PUT", path: "/api/v1/me/listings/3/story", body: map[string]any{"lessons": s("l", 8001)}, status: 400, contains: []string{`"field":"lessons"`}},
+		{name: "interview", method: "PUT", path: "/api/v1/me/interview", body: map[string]any{"answers": []any{map[string]any{"question_id": 2, "answer": s("a", 4000)}}}, status: 200, contains: []string{`"answered":1`}},
+		{name: "interview answer 4001", method: "PUT", path: "/api/v1/me/interview", body: map[string]any{"answers": []any{map[string]any{"question_id": 2, "answer": s("a", 4001)}}}, status: 400, contains: []string{`"field":"answers[0].answer"`}},
+		{name: "interview unknown question", method: "PUT", path: "/api/v1/me/interview", body: map[string]any{"answers": []any{map[string]any{"question_id": 99, "answer": "a"}}}, status: 400, contains: []string{`"field":"answers[0].question_id"`}},
+		{name: "interview 30 answers", method: "PUT", path: "/api/v1/me/interview", body: map[string]any{"answers": answers(30)}, status: 400, contains: []string{"answered twice"}},
+		{name: "interview 31 answers", method: "PUT", path: "/api/v1/me/interview", body: map[string]any{"answers": answers(31)}, status: 400, contains: []string{`"field":"answers"`, "at most 30"}},
+		{name: "interview missing answers", method: "PUT", path: "/api/v1/me/interview", body: map[string]any{}, status: 400, contains: []string{`"field":"answers"`}},
+	}, e.owner...)
+	// The story of listing 3 is private until unlocked; the owner still sees it.
+	if r := e.Do("GET", "/api/v1/listings/tablely", nil); strings.Contains(string(r.Body), `"story"`) {
+		t.Error("locked story is public")
+	}
+	if r := e.Do("GET", "/api/v1/me/listings/3", nil, e.owner...); !strings.Contains(string(r.Body), `"story":{"title":"ttt`) {
+		t.Errorf("owner cannot see their story: %s", r.Body)
+	}
+	var n int
+	e.DB.R.QueryRow(`SELECT count(*) FROM outbox WHERE kind = 'follower_update' AND to_addr = 'fan@example.com'`).Scan(&n)
+	if n != 1 {
+		t.Errorf("follower emails queued: %d", n)
+	}
+	e.DB.R.QueryRow(`SELECT count(*) FROM revisions WHERE operation IN ('post_listing_update','add_milestone','delete_milestone','set_founder_story','answer_interview')`).Scan(&n)
+	if n != 5 {
+		t.Errorf("revisions written: %d, want 5", n)
+	}
+}
+
+func TestIdempotency(t *testing.T) {
+	e := newOwnerEnv(t)
+	body := map[string]any{"title": "Launch day", "body": "We are live."}
+	h := append(append([]string{}, e.owner...), "Idempotency-Key", "key-1")
+	first := e.Do("POST", "/api/v1/me/listings/1/updates", body, h...)
+	second := e.Do("POST", "/api/v1/me/listings/1/updates", body, h...)
+	if first.Status != 201 || second.Status != 201 || string(first.Body) != string(second.Body) {
+		t.Fatalf("replay differs: %d %s / %d %s", first.Status, first.Body, second.Status, second.Body)
+	}
+	if second.Header.Get("Idempotent-Replayed") != "true" {
+		t.Error("replay not marked")
+	}
+	other := e.Do("POST", "/api/v1/me/listings/1/updates", map[string]any{"title": "Other", "body": "x"}, h...)
+	if other.Status != 422 {
+		t.Fatalf("same key, other body: %d %s", other.Status, other.Body)
+	}
+	checkProblem(t, other)
+	// A different user may use the same key independently.
+	h2 := append(append([]string{}, e.other...), "Idempotency-Key", "key-1")
+	if r := e.Do("POST", "/api/v1/me/listings/2/updates", body, h2...); r.Status != 201 {
+		t.Fatalf("other user same key: %d", r.Status)
+	}
+	// A failed request is replayed as the same failure.
+	bad := append(append([]string{}, e.owner...), "Idempotency-Key", "key-404")
+	r1 := e.Do("POST", "/api/v1/me/listings/2/updates", body, bad...)
+	r2 := e.Do("POST", "/api/v1/me/listings/2/updates", body, bad...)
+	if r1.Status != 404 || r2.Status != 404 || r2.Header.Get("Content-Type") != "application/problem+json" {
+		t.Fatalf("failure replay: %d %d %s", r1.Status, r2.Status, r2.Header.Get("Content-Type"))
+	}
+	var n int
+	e.DB.R.QueryRow(`SELECT count(*) FROM listing_updates WHERE title = 'Launch day'`).Scan(&n)
+	if n != 2 {
+		t.Fatalf("updates created: %d, want 2 (one per user)", n)
+	}
+}
+
+func TestIdempotencyConcurrent(t *testing.T) {
+	e := newOwnerEnv(t)
+	body := map[string]any{"date": "2026-05-01", "title": "Concurrent"}
+	h := append(append([]string{}, e.owner...), "Idempotency-Key", "race")
+	var wg sync.WaitGroup
+	statuses := make([]int, 12)
+	for i := range statuses {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			statuses[i] = e.Do("POST", "/api/v1/me/listings/1/milestones", body, h...).Status
+		}(i)
+	}
+	wg.Wait()
+	for _, s := range statuses {
+		if s != 201 && s != 409 {
+			t.Fatalf("unexpected status %d in %v", s, statuses)
+		}
+	}
+	var n int
+	e.DB.R.QueryRow(`SELECT count(*) FROM milestones WHERE title = 'Concurrent'`).Scan(&n)
+	if n != 1 {
+		t.Fatalf("%d milestones created by concurrent duplicates", n)
+	}
+}
+
+func TestIdempotencyExpires(t *testing.T) {
+	e := newOwnerEnv(t)
+	body := map[string]any{"title": "Hello", "body": "x"}
+	h := append(append([]string{}, e.owner...), "Idempotency-Key", "old")
+	e.Do("POST", "/api/v1/me/listings/1/updates", body, h...)
+	e.App.Now = func() time.Time { return apitest.Now.Add(25 * time.Hour) }
+	if r := e.Do("POST", "/api/v1/me/listings/1/updates", map[string]any{"title": "Other", "body": "x"}, h...); r.Status != 201 {
+		t.Fatalf("expired key should run again: %d %s", r.Status, r.Body)
+	}
+}
+
+func TestChooseFreeListing(t *testing.T) {
+	e := newOwnerEnv(t)
+	// Listing 6 (secretdraft): founder ghost-founder has no socials; no badge.
+	r := e.Do("POST", "/api/v1/me/listings/6/free", nil, e.owner...)
+	if r.Status != 400 {
+		t.Fatalf("%d %s", r.Status, r.Body)
+	}
+	for _, want := range []string{`"field":"founder.socials"`, `"field":"badge"`} {
+		if !strings.Contains(string(r.Body), want) {
+			t.Errorf("missing %s in %s", want, r.Body)
+		}
+	}
+	if got := listingStatus(t, e.Env, 6); got != "draft" {
+		t.Fatalf("status changed to %s", got)
+	}
+	e.DB.W.Exec(`UPDATE founders SET socials = '{"x":"https://x.com/ghost"}' WHERE id = 3`)
+	e.web.set("https://secretdraft.example/", `<html><body><a href="`+e.URL+`/listings/secretdraft"><img src="`+e.URL+`/badges/secretdraft.svg"></a></body></html>`)
+	r = e.Do("POST", "/api/v1/me/listings/6/free", nil, e.owner...)
+	// Now Wednesday 2026-11-18; 4 weeks ahead of Monday 2026-11-16 is 2026-12-14.
+	if r.Status != 200 || !strings.Contains(string(r.Body), `"launch_week":"2026-12-14"`) {
+		t.Fatalf("%d %s", r.Status, r.Body)
+	}
+	if r := e.Do("POST", "/api/v1/me/listings/6/free", nil, e.owner...); r.Status != 400 || !strings.Contains(string(r.Body), "already scheduled") {
+		t.Fatalf("second free: %d %s", r.Status, r.Body)
+	}
+}
+
+func TestFreeQueueCapacityAndScheduler(t *testing.T) {
+	e := newOwnerEnv(t)
+	// Capacity 2 per week; soonapp already holds one free slot in 2026-12-14.
+	e.DB.W.Exec(`INSERT INTO listings(id, slug, name, url, domain, status, plan, launch_week, primary_category_id, created_at, updated_at)
+		VALUES (7,'filler','Filler','https://filler.example/','filler.example','scheduled','free','2026-12-14',2,'2026-01-01T00:00:00Z','2026-01-01T00:00:00Z')`)
+	e.DB.W.Exec(`UPDATE founders SET socials = '{"x":"https://x.com/ghost"}' WHERE id = 3`)
+	e.web.set("https://secretdraft.example/", `<a href="`+e.URL+`/listings/secretdraft">we are on it</a>`)
+	r := e.Do("POST", "/api/v1/me/listings/6/free", nil, e.owner...)
+	if r.Status != 200 || !strings.Contains(string(r.Body), `"launch_week":"2026-12-21"`) {
+		t.Fatalf("full week not skipped: %d %s", r.Status, r.Body)
+	}
+	// The scheduler makes it live once its week starts, and catches up after downtime.
+	e.App.Now = func() time.Time { return time.Date(2026, 12, 20, 23, 0, 0, 0, time.UTC) }
+	if err := e.App.GoLiveDue(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := listingStatus(t, e.Env, 6); got != "scheduled" {
+		t.Fatalf("went live early: %s", got)
+	}
+	e.App.Now = func() time.Time { return time.Date(2027, 1, 5, 0, 0, 0, 0, time.UTC) }
+	for i := 0; i < 2; i++ { // idempotent
+		if err := e.App.GoLiveDue(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := listingStatus(t, e.Env, 6); got != "live" {
+		t.Fatalf("not live after its week: %s", got)
+	}
+	if r := e.Do("GET", "/api/v1/listings/secretdraft", nil); r.Status != 200 || !strings.Contains(string(r.Body), `"launched_at":"2026-12-21T00:00:00Z"`) {
+		t.Fatalf("public after launch: %d %s", r.Status, r.Body)
+	}
+}
+
+func listingStatus(t *testing.T, e *apitest.Env, id int) string {
+	var s string
+	if err := e.DB.R.QueryRow(`SELECT status FROM listings WHERE id = ?`, id).Scan(&s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestClaimsDNSMetaFileEmail(t *testing.T) {
+	e := newOwnerEnv(t)
+	fan := apitest.Bearer(e.APIKey("fan@example.com"))
+	runScenarios(t, e.Env, []scenario{
+		{name: "unknown listing", method: "POST", path: "/api/v1/claims", body: map[string]any{"slug": "nope", "method": "dns"}, status: 404},
+		{name: "bad method", method: "POST", path: "/api/v1/claims", body: map[string]any{"slug": "quickbase", "method": "fax"}, status: 400, contains: []string{`"field":"method"`}},
+		{name: "email needs address", method: "POST", path: "/api/v1/claims", body: map[string]any{"slug": "quickbase", "method": "email"}, status: 400, contains: []string{`"field":"email"`}},
+		{name: "email other domain", method: "POST", path: "/api/v1/claims", body: map[string]any{"slug": "quickbase", "method": "email", "email": "me@gmail.com"}, status: 400, contains: []string{"quickbase.example"}},
+		{name: "slug 221", method: "POST", path: "/api/v1/claims", body: map[string]any{"slug": strings.Repeat("a", 221), "method": "dns"}, status: 400},
+	}, fan...)
+	if r := e.Do("POST", "/api/v1/claims", map[string]any{"slug": "quickbase", "method": "dns"}, e.owner...); r.Status != 400 || !strings.Contains(string(r.Body), "already own") {
+		t.Fatalf("owner claiming own listing: %d %s", r.Status, r.Body)
+	}
+	claim := e.Do("POST", "/api/v1/claims", map[string]any{"slug": "quickbase", "method": "dns"}, fan...)
+	if claim.Status != 201 {
+		t.Fatalf("%d %s", claim.Status, claim.Body)
+	}
+	m := claim.JSON()
+	id := int(m["id"].(float64))
+	inst := m["instructions"].(map[string]any)
+	if dup := e.Do("POST", "/api/v1/claims", map[string]any{"slug": "quickbase", "method": "meta"}, fan...); dup.Status != 409 {
+		t.Fatalf("second pending claim: %d", dup.Status)
+	}
+	verify := fmt.Sprintf("/api/v1/claims/%d/verify", id)
+	if r := e.Do("POST", verify, nil, e.other...); r.Status != 404 {
+		t.Fatalf("other user's claim: %d", r.Status)
+	}
+	r := e.Do("POST", verify, nil, fan...)
+	if r.Status != 200 || !strings.Contains(string(r.Body), `"status":"pending"`) || !strings.Contains(string(r.Body), "no such host") {
+		t.Fatalf("unverified: %d %s", r.Status, r.Body)
+	}
+	e.dns[inst["name"].(string)] = []string{"unrelated", inst["value"].(string)}
+	r = e.Do("POST", verify, nil, fan...)
+	if r.Status != 200 || !strings.Contains(string(r.Body), `"status":"verified"`) {
+		t.Fatalf("dns verify: %d %s", r.Status, r.Body)
+	}
+	if r := e.Do("GET", "/api/v1/me/listings/1", nil, fan...); r.Status != 200 || !strings.Contains(string(r.Body), `"role":"claimed"`) {
+		t.Fatalf("claimant is not an owner: %d", r.Status)
+	}
+
+	// meta and file against a real local homepage through the guarded crawler.
+	var page, file string
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/.well-known/launchdir-verification.txt" {
+			w.Header().Set("Content-Type", "text/plain")
+			fmt.Fprint(w, file)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, page)
+	}))
+	defer site.Close()
+	e.App.SetExternals(app.Externals{Fetcher: crawl.New(crawl.Options{AllowPrivate: true}), Resolver: e.dns})
+	e.DB.W.Exec(`UPDATE listings SET url = ? WHERE slug IN ('rankrocket','tablely')`, site.URL+"/")
+	meta := e.Do("POST", "/api/v1/claims", map[string]any{"slug": "rankrocket", "method": "meta"}, fan...).JSON()
+	page = `<html><head><meta content="wrong" name="launchdir-verification"></head></html>`
+	mv := fmt.Sprintf("/api/v1/claims/%d/verify", int(meta["id"].(float64)))
+	if r := e.Do("POST", mv, nil, fan...); !strings.Contains(string(r.Body), `"status":"pending"`) {
+		t.Fatalf("wrong meta accepted: %s", r.Body)
+	}
+	tag := meta["instructions"].(map[string]any)["tag"].(string)
+	page = "<html><head>" + tag + "</head></html>"
+	if r := e.Do("POST", mv, nil, fan...); !strings.Contains(string(r.Body), `"status":"verified"`) {
+		t.Fatalf("meta verify: %s", r.Body)
+	}
+	fc := e.Do("POST", "/api/v1/claims", map[string]any{"slug": "tablely", "method": "file"}, e.other...).JSON()
+	file = fc["instructions"].(map[string]any)["content"].(string) + "\n"
+	if r := e.Do("POST", fmt.Sprintf("/api/v1/claims/%d/verify", int(fc["id"].(float64))), nil, e.other...); !strings.Contains(string(r.Body), `"status":"verified"`) {
+		t.Fatalf("file verify: %s", r.Body)
+	}
+
+	// email: the link in the outbox verifies the claim when opened.
+	ec := e.Do("POST", "/api/v1/claims", map[string]any{"slug": "oldpost", "method": "email", "email": "ceo@oldpost.example"}, fan...)
+	if ec.Status != 201 {
+		t.Fatalf("email claim: %d %s", ec.Status, ec.Body)
+	}
+	var body string
+	e.DB.R.QueryRow(`SELECT body FROM outbox WHERE kind = 'claim_link' AND to_addr = 'ceo@oldpost.example'`).Scan(&body)
+	link := body[strings.Index(body, e.URL):]
+	link = link[:strings.Index(link, "\n")]
+	if r := e.Do("GET", link, nil); r.Status != 200 || !strings.Contains(string(r.Body), "Claim verified") {
+		t.Fatalf("email link: %d %s", r.Status, r.Body)
+	}
+	if r := e.Do("GET", link, nil); r.Status != 404 {
+		t.Fatalf("email link reuse: %d", r.Status)
+	}
+	if r := e.Do("GET", "/api/v1/claims", nil, fan...); !strings.Contains(string(r.Body), `"total":3`) {
+		t.Fatalf("list claims: %s", r.Body)
+	}
+}
+
+func TestOutboxDelivery(t *testing.T) {
+	sent := &recordMailer{fail: 2}
+	e := apitest.New(t, apitest.Options{Fixture: true, Setup: func(a *app.App) { a.SetExternals(app.Externals{Mailer: sent}) }})
+	e.DB.W.Exec(`INSERT INTO outbox(kind, to_addr, subject, body, next_attempt_at, created_at) VALUES ('t','a@example.com','s','b','2026-01-01T00:00:00Z','2026-01-01T00:00:00Z')`)
+	ctx := context.Background()
+	for i := 0; i < 3; i++ {
+		if err := e.App.DeliverOutbox(ctx); err != nil {
+			t.Fatal(err)
+		}
+		e.App.Now = func() time.Time { return apitest.Now.Add(time.Duration(i+1) * time.Hour) }
+	}
+	var status string
+	var attempts int
+	e.DB.R.QueryRow(`SELECT status, attempts FROM outbox`).Scan(&status, &attempts)
+	if status != "sent" || attempts != 3 || sent.sent != 1 {
+		t.Fatalf("status %s attempts %d sent %d", status, attempts, sent.sent)
+	}
+}
+
+type recordMailer struct {
+	mu         sync.Mutex
+	fail, sent int
+}
+
+func (m *recordMailer) Send(ctx context.Context, to, subject, body string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.fail > 0 {
+		m.fail--
+		return errors.New("smtp down")
+	}
+	m.sent++
+	return nil
+}
