@@ -1,0 +1,77 @@
+package demo
+
+import "sort"
+
+type award struct {
+	Week      string
+	Rank      int
+	ListingID int64
+	Votes     int
+}
+
+// computeAwards ranks every completed week (week < before) by weekly votes:
+// the top three listings win, ties going to the lower listing id. Only live
+// listings receive votes, so every weekly count belongs to a live listing.
+func computeAwards(weekly []weekCount, before string) []award {
+	ws := append([]weekCount(nil), weekly...)
+	sort.Slice(ws, func(i, j int) bool {
+		a, b := ws[i], ws[j]
+		if a.Week != b.Week {
+			return a.Week < b.Week
+		}
+		if a.Votes != b.Votes {
+			return a.Votes > b.Votes
+		}
+		return a.ListingID < b.ListingID
+	})
+	var out []award
+	rank := 0
+	for i, wc := range ws {
+		if i == 0 || wc.Week != ws[i-1].Week {
+			rank = 0
+		}
+		rank++
+		if wc.Week < before && rank <= 3 && wc.Votes > 0 {
+			out = append(out, award{Week: wc.Week, Rank: rank, ListingID: wc.ListingID, Votes: wc.Votes})
+		}
+	}
+	return out
+}
+
+type alternative struct {
+	ListingID, AlternativeID int64
+	Approved                 bool
+}
+
+// alternatives suggests listings from the same primary category for about
+// percent% of the live listings; the owner approved about half of them.
+func (g *gen) alternatives(ls []*listing, percent int) []alternative {
+	byCat := map[int64][]*listing{}
+	for _, l := range ls {
+		if l.Status == "live" {
+			byCat[l.Category.ID] = append(byCat[l.Category.ID], l)
+		}
+	}
+	seen := map[[2]int64]bool{}
+	var out []alternative
+	for _, l := range ls {
+		if l.Status != "live" || !g.chance(percent) {
+			continue
+		}
+		for _, p := range sample(g, byCat[l.Category.ID], 1+g.r.IntN(2)) {
+			key := [2]int64{l.ID, p.ID}
+			if p == l || seen[key] {
+				continue
+			}
+			seen[key] = true
+			out = append(out, alternative{ListingID: l.ID, AlternativeID: p.ID, Approved: g.chance(50)})
+		}
+	}
+	return out
+}
+
+func writeAlternatives(w *writer, alts []alternative) {
+	for _, a := range alts {
+		w.insert("alternatives", a.ListingID, a.AlternativeID, flag(a.Approved))
+	}
+}
