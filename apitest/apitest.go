@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"launchdir/app"
+	"launchdir/crawl"
 	"launchdir/db"
 	"launchdir/ops"
 	"launchdir/routes"
@@ -42,6 +43,8 @@ type Options struct {
 	Routes  routes.Options
 	Setup   func(*app.App) // runs before routes are built
 	Log     io.Writer
+	// Background runs the app's workers (draft pipeline, scheduler, outbox).
+	Background bool
 }
 
 // New starts a server on a fresh database file.
@@ -67,6 +70,7 @@ func New(t testing.TB, o Options) *Env {
 		t.Fatal(err)
 	}
 	a.Now = func() time.Time { return Now }
+	a.SetDraftPipeline(app.DraftConfig{Crawler: TestCrawler(), Workers: 2})
 	if o.Setup != nil {
 		o.Setup(a)
 	}
@@ -77,11 +81,27 @@ func New(t testing.TB, o Options) *Env {
 	srv.Config.Handler = rs
 	srv.Start()
 	e := &Env{T: t, App: a, DB: d, Server: srv, Routes: rs, URL: base}
+	bg, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	if o.Background {
+		go func() { a.RunBackground(bg); close(done) }()
+	} else {
+		close(done)
+	}
 	t.Cleanup(func() {
 		srv.Close()
+		stop()
+		<-done
 		d.Close()
 	})
 	return e
+}
+
+// TestCrawler is the crawler of test environments: local fixture sites
+// (SSRF guard off) and tiny politeness delays.
+func TestCrawler() *crawl.Crawler {
+	return crawl.New(crawl.Options{AllowPrivate: true, Timeout: 5 * time.Second, MaxCrawlDelay: 20 * time.Millisecond,
+		UserAgent: "launchdirbot/1.0 (+http://launchdir.test/bot)"})
 }
 
 // TestdataDir finds the repository's testdata directory.

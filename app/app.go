@@ -35,6 +35,7 @@ type App struct {
 
 	extraJobs []Job
 	ext       Externals
+	drafts    *draftPipeline
 }
 
 // New builds the app and its operations table.

@@ -31,7 +31,8 @@ func (a *App) AddJob(j Job) { a.extraJobs = append(a.extraJobs, j) }
 // RunBackground runs every job once at start, then on its interval, until ctx ends.
 func (a *App) RunBackground(ctx context.Context) {
 	jobs := a.jobs()
-	done := make(chan struct{}, len(jobs))
+	done := make(chan struct{}, len(jobs)+1)
+	go func() { a.runDraftWorkers(ctx); done <- struct{}{} }()
 	for _, j := range jobs {
 		go func(j Job) {
 			defer func() { done <- struct{}{} }()
@@ -49,7 +50,7 @@ func (a *App) RunBackground(ctx context.Context) {
 			}
 		}(j)
 	}
-	for range jobs {
+	for range len(jobs) + 1 {
 		<-done
 	}
 }

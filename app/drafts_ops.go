@@ -1,6 +1,76 @@
 package app
 
-import "launchdir/ops"
+import (
+	"strings"
 
-// draftOperations: submit_listing, list_my_drafts, get_draft, update_draft, invite_cofounder, submit_draft.
-func (a *App) draftOperations() []*ops.Operation { return nil }
+	"launchdir/ops"
+)
+
+var draftID = path("id", ops.Str(36).Fmt("uuid").Desc("Draft id (UUID)."))
+
+// draftFieldsSchema: every draft profile field, nullable (null removes).
+func draftFieldsSchema() *ops.Schema {
+	var props []ops.Prop
+	for _, f := range profileFields {
+		s := ops.Str(f.Max)
+		if f.List {
+			s = ops.Arr(ops.Str(f.Max), 20)
+		}
+		props = append(props, ops.P(f.Name, s.OrNull()))
+	}
+	return ops.Obj(props...)
+}
+
+func fieldNameList(max int, what string) *ops.Schema {
+	return ops.Arr(ops.Enum(profileFieldNames()...), max).Desc(what)
+}
+
+// draftOperations: the submit-by-URL flow of spec section 4.
+func (a *App) draftOperations() []*ops.Operation {
+	founder := ops.Obj(ops.R("name", ops.Str(160).Min1()), ops.P("title", ops.Str(160)), ops.P("bio", ops.Str(3000)),
+		ops.P("socials", socialsSchema))
+	return []*ops.Operation{
+		{ID: "submit_listing", Method: "POST", Path: "/drafts", Toolset: "drafts", Scope: ops.ScopeListingsWrite, Idem: true, Status: 201,
+			OpenWorld:   true,
+			Summary:     "Submit a product by its website URL",
+			Description: "Stores a draft (status crawling) and returns at once; the service reads the site (respecting robots.txt) and drafts a profile where every value carries evidence quotes from the site. Poll get_draft until status is ready (or failed, with a reason). Nothing is published or charged.",
+			Body:        ops.Obj(ops.R("url", ops.Str(2048).Min1().Desc("The product's website (http or https, no credentials)."))),
+			Handler:     a.submitListing},
+		{ID: "list_my_drafts", Method: "GET", Path: "/drafts", Toolset: "drafts", Scope: ops.ScopeAccountRead, Paginated: true,
+			Summary: "Your drafts (and drafts you were invited to), newest first", Handler: a.listMyDrafts},
+		{ID: "get_draft", Method: "GET", Path: "/drafts/:id", Toolset: "drafts", Scope: ops.ScopeAccountRead,
+			Summary:     "A draft with its fields, evidence, completeness and what is missing",
+			Description: "Statuses: crawling, drafting, ready, failed (failure.kind and failure.reason say why). Each field has value, state (ai, not_found, edited, manual, override, deleted) and evidence quotes with page URLs.",
+			Params:      []ops.Param{draftID}, Handler: a.getDraft},
+		{ID: "update_draft", Method: "PATCH", Path: "/drafts/:id", Toolset: "drafts", Scope: ops.ScopeListingsWrite, Idem: true,
+			Summary: "Edit a draft; after submission also updates its listing",
+			Description: "All optional. fields: profile fields (null removes; typed values become edited or manual). lock_fields: keep values from AI changes (override). regenerate: up to 5 fields redrafted from the stored pages (asynchronous; status drafting until done; locked fields untouched). restore: back to the AI value. faqs (max 5, replaces), founders (max 6, first is primary, replaces), company_socials / founder_socials (14 platform keys), story, milestones (max 50, replaces), competitor_url (empty clears), seo {title max 70, meta max 170}. Field names: " +
+				strings.Join(profileFieldNames(), ", ") + ".",
+			Params: []ops.Param{draftID},
+			Body: ops.Obj(
+				ops.P("fields", draftFieldsSchema()),
+				ops.P("lock_fields", fieldNameList(20, "Fields to lock (state override).")),
+				ops.P("regenerate", fieldNameList(5, "Fields to redraft from the stored evidence pages.")),
+				ops.P("restore", fieldNameList(20, "Fields to restore to the AI value.")),
+				ops.P("faqs", ops.Arr(faqSchema, 5).Desc("Replaces all FAQs; max 5.")),
+				ops.P("company_socials", socialsSchema),
+				ops.P("founder_socials", socialsSchema.Desc("The primary founder's links; same 14 platform keys.")),
+				ops.P("founders", ops.Arr(founder, 6).Desc("Replaces all founders; the first is primary.")),
+				ops.P("story", storySchema(8000)),
+				ops.P("milestones", ops.Arr(ops.Obj(milestoneProps...), 50).Desc("Replaces all milestones.")),
+				ops.P("competitor_url", ops.Str(2048).Checked(httpLink).Desc("A competitor's website; empty clears.")),
+				ops.P("seo", ops.Obj(ops.P("title", ops.Str(70)), ops.P("meta", ops.Str(170)))),
+			),
+			Handler: a.updateDraft},
+		{ID: "invite_cofounder", Method: "POST", Path: "/drafts/:id/invites", Toolset: "drafts", Scope: ops.ScopeListingsWrite, Idem: true, Status: 201,
+			Summary:     "Invite a co-founder to the draft by email (up to 10)",
+			Description: "Emails the invitee; when they sign in with that address the draft is theirs to edit too, and they become an owner of the listing.",
+			Params:      []ops.Param{draftID},
+			Body:        ops.Obj(ops.R("email", emailSch.Min1())),
+			Handler:     a.inviteCofounder},
+		{ID: "submit_draft", Method: "POST", Path: "/drafts/:id/submit", Toolset: "drafts", Scope: ops.ScopeListingsWrite, Idem: true,
+			Summary:     "Save a ready draft as your (unpublished) listing",
+			Description: "Returns listing_id. Re-running after edits updates the same listing; after submission every update_draft also updates it. Then publish with choose_free_listing or create_checkout.",
+			Params:      []ops.Param{draftID}, Handler: a.submitDraft},
+	}
+}

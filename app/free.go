@@ -41,7 +41,7 @@ func (a *App) chooseFreeListing(ctx context.Context, in *ops.Input) (any, error)
 	missing = append(missing, a.badgeGap(ctx, l)...)
 	if len(missing) > 0 {
 		e := ops.InvalidFields(missing)
-		e.Detail = "the free launch needs the badge on your homepage and a complete founder profile; missing: " + fieldList(missing)
+		e.Detail = "the free launch needs the badge on your homepage and a complete founder profile; missing: " + describeFields(missing)
 		return nil, e
 	}
 	var week string
@@ -81,7 +81,7 @@ func freeEligibleStatus(status string) error {
 	return ops.Invalid("listing_id", "a %s listing cannot be launched; contact the site team", status)
 }
 
-func fieldList(fs []ops.FieldError) string {
+func describeFields(fs []ops.FieldError) string {
 	parts := make([]string, len(fs))
 	for i, f := range fs {
 		parts[i] = f.Field + " (" + f.Message + ")"

@@ -31,11 +31,11 @@ func TestCrawlAcmePlansPagesFromLinksAndSitemap(t *testing.T) {
 	if got != want {
 		t.Errorf("pages %q, want %q", got, want)
 	}
-	if s.count("/blog/") != 0 || s.count("/careers") != 0 || s.count("/login") != 0 {
+	if s.Count("/blog/") != 0 || s.Count("/careers") != 0 || s.Count("/login") != 0 {
 		t.Error("fetched a robots-disallowed or unneeded page")
 	}
-	if s.count("/sitemap.xml") != 1 || s.count("/robots.txt") != 1 {
-		t.Errorf("sitemap %d, robots %d fetches", s.count("/sitemap.xml"), s.count("/robots.txt"))
+	if s.Count("/sitemap.xml") != 1 || s.Count("/robots.txt") != 1 {
+		t.Errorf("sitemap %d, robots %d fetches", s.Count("/sitemap.xml"), s.Count("/robots.txt"))
 	}
 	if res.RobotsFetches != 1 || res.PageFetches != len(res.Pages)+1 {
 		t.Errorf("counters robots=%d pages=%d", res.RobotsFetches, res.PageFetches)
@@ -77,8 +77,8 @@ func TestCrawlRobotsDisallowed(t *testing.T) {
 	if !strings.Contains(err.Error(), "robots.txt") {
 		t.Errorf("message %q does not say why", err)
 	}
-	if s.requests() != 1 || s.count("/robots.txt") != 1 {
-		t.Errorf("%d requests (robots %d), want only robots.txt", s.requests(), s.count("/robots.txt"))
+	if s.Requests() != 1 || s.Count("/robots.txt") != 1 {
+		t.Errorf("%d requests (robots %d), want only robots.txt", s.Requests(), s.Count("/robots.txt"))
 	}
 }
 
@@ -132,7 +132,7 @@ func TestCrawlDecodesLatin1(t *testing.T) {
 
 func TestCrawlErrors(t *testing.T) {
 	s := serveSite(t, "pixelnote", nil)
-	s.override["/pdf"] = func(w http.ResponseWriter, r *http.Request) {
+	s.Overrides["/pdf"] = func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/pdf")
 		w.Write([]byte("%PDF-1.4"))
 	}
@@ -153,7 +153,7 @@ func TestCrawlErrors(t *testing.T) {
 
 func TestCrawlTimeout(t *testing.T) {
 	s := serveSite(t, "pixelnote", nil)
-	s.override["/slow"] = func(w http.ResponseWriter, r *http.Request) {
+	s.Overrides["/slow"] = func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
 		case <-time.After(2 * time.Second):

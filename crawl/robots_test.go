@@ -115,19 +115,19 @@ func TestRobotsReadsAtLeast500KiB(t *testing.T) {
 
 func TestRobots5xxBlocksCrawl(t *testing.T) {
 	s := serveSite(t, "pixelnote", nil)
-	s.override["/robots.txt"] = func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) }
+	s.Overrides["/robots.txt"] = func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) }
 	_, err := testCrawler().Crawl(t.Context(), s.URL+"/", nil)
 	if fe, ok := err.(*FetchError); !ok || fe.Kind != "robots_disallowed" {
 		t.Fatalf("err = %v, want robots_disallowed", err)
 	}
-	if s.requests() != 1 {
-		t.Errorf("%d requests, want only robots.txt", s.requests())
+	if s.Requests() != 1 {
+		t.Errorf("%d requests, want only robots.txt", s.Requests())
 	}
 }
 
 func TestRobotsNetworkErrorBlocksCrawl(t *testing.T) {
 	s := serveSite(t, "pixelnote", nil)
-	s.override["/robots.txt"] = func(w http.ResponseWriter, r *http.Request) {
+	s.Overrides["/robots.txt"] = func(w http.ResponseWriter, r *http.Request) {
 		conn, _, _ := w.(http.Hijacker).Hijack()
 		conn.Close()
 	}
@@ -135,7 +135,7 @@ func TestRobotsNetworkErrorBlocksCrawl(t *testing.T) {
 	if err == nil {
 		t.Fatal("crawl succeeded although robots.txt could not be read")
 	}
-	if s.count("/") != 0 {
+	if s.Count("/") != 0 {
 		t.Error("homepage was fetched although robots.txt failed")
 	}
 }
@@ -148,7 +148,7 @@ func TestRobotsCachedPerHost(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := s.count("/robots.txt"); n != 1 {
+	if n := s.Count("/robots.txt"); n != 1 {
 		t.Errorf("robots.txt fetched %d times, want 1", n)
 	}
 }
@@ -156,7 +156,7 @@ func TestRobotsCachedPerHost(t *testing.T) {
 func TestRobotsCrawlDelay(t *testing.T) {
 	s := serveSite(t, "acme-analytics", nil)
 	var times []time.Time
-	s.override["/robots.txt"] = func(w http.ResponseWriter, r *http.Request) {
+	s.Overrides["/robots.txt"] = func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte("User-agent: *\nCrawl-delay: 0.05\n"))
 	}
 	c := New(Options{AllowPrivate: true, MaxPages: 4, MaxCrawlDelay: time.Second})
@@ -176,7 +176,7 @@ func TestRobotsCrawlDelay(t *testing.T) {
 
 func TestRobotsCrawlDelayIsCapped(t *testing.T) {
 	s := serveSite(t, "acme-analytics", nil)
-	s.override["/robots.txt"] = func(w http.ResponseWriter, r *http.Request) {
+	s.Overrides["/robots.txt"] = func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte("User-agent: *\nCrawl-delay: 86400\n"))
 	}
 	c := New(Options{AllowPrivate: true, MaxPages: 3, MaxCrawlDelay: 10 * time.Millisecond})

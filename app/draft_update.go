@@ -1,0 +1,208 @@
+package app
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"launchdir/crawl"
+	"launchdir/db"
+	"launchdir/ops"
+)
+
+type updateDraftInput struct {
+	Fields         map[string]any    `json:"fields"`
+	LockFields     []string          `json:"lock_fields"`
+	Regenerate     []string          `json:"regenerate"`
+	Restore        []string          `json:"restore"`
+	FAQs           []DraftFAQ        `json:"faqs"`
+	CompanySocials map[string]string `json:"company_socials"`
+	FounderSocials map[string]string `json:"founder_socials"`
+	Founders       []DraftFounder    `json:"founders"`
+	Story          map[string]string `json:"story"`
+	Milestones     []db.Milestone    `json:"milestones"`
+	CompetitorURL  *string           `json:"competitor_url"`
+	SEO            map[string]string `json:"seo"`
+}
+
+func (a *App) updateDraft(ctx context.Context, in *ops.Input) (any, error) {
+	var req updateDraftInput
+	if err := in.Decode(&req); err != nil {
+		return nil, err
+	}
+	if err := a.checkDraftCategories(ctx, req.Fields); err != nil {
+		return nil, err
+	}
+	var (
+		r     *draftRow
+		regen []string
+	)
+	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		if r, err = a.access(ctx, tx, in.Principal, in.Str("id")); err != nil {
+			return err
+		}
+		if len(req.Regenerate) > 0 && r.status != draftReady {
+			return ops.Invalid("regenerate", "the draft is %s; regenerate works on a ready draft", r.status)
+		}
+		applyDraftEdits(r.data, &req, in)
+		if regen = unlocked(r.data, req.Regenerate); len(regen) > 0 {
+			r.status = draftDrafting
+		}
+		if err := a.saveDraft(ctx, tx, r); err != nil {
+			return err
+		}
+		return a.syncSubmitted(ctx, tx, r, in.UserID(), "update_draft")
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(regen) > 0 {
+		a.enqueueDraft(draftJob{id: r.id, regenerate: regen})
+	}
+	return a.view(ctx, r), nil
+}
+
+// unlocked drops locked fields from a regenerate list: regenerate never
+// touches fields in state override.
+func unlocked(d *draftData, names []string) []string {
+	out := []string{}
+	for _, n := range names {
+		if d.Fields[n].State != stateOverride {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// applyDraftEdits applies an update in spec order: typed values, then
+// restore, then locks; sub-objects replace what they name.
+func applyDraftEdits(d *draftData, req *updateDraftInput, in *ops.Input) {
+	for _, name := range sortedKeys(req.Fields) {
+		setTypedField(d.Fields[name], req.Fields[name])
+	}
+	for _, name := range req.Restore {
+		f := d.Fields[name]
+		if f.AIValue == nil {
+			f.Value, f.State, f.Evidence = nil, stateNotFound, []crawl.Evidence{}
+		} else {
+			f.Value, f.State, f.Evidence = f.AIValue, stateAI, orEvidence(d.AIEvidence[name])
+		}
+	}
+	for _, name := range req.LockFields {
+		d.Fields[name].State = stateOverride
+	}
+	if in.Has("faqs") {
+		d.FAQs = orFAQs(req.FAQs)
+	}
+	if in.Has("founders") {
+		d.Founders = founderList(req.Founders)
+	}
+	if in.Has("founder_socials") {
+		if len(d.Founders) == 0 {
+			d.Founders = []DraftFounder{{Socials: map[string]string{}, Evidence: []crawl.Evidence{}}}
+		}
+		d.Founders[0].Socials = orMap(req.FounderSocials)
+	}
+	if in.Has("company_socials") {
+		d.CompanySocials = orMap(req.CompanySocials)
+	}
+	if in.Has("story") {
+		d.Story = orMap(req.Story)
+	}
+	if in.Has("milestones") {
+		d.Milestones = req.Milestones
+		if d.Milestones == nil {
+			d.Milestones = []db.Milestone{}
+		}
+	}
+	if req.CompetitorURL != nil {
+		d.CompetitorURL = *req.CompetitorURL
+	}
+	if in.Has("seo") {
+		for k, v := range req.SEO {
+			d.SEO[k] = v
+		}
+	}
+}
+
+// setTypedField: null removes (deleted); a typed value over an AI value is
+// edited, over nothing manual; a locked field stays locked.
+func setTypedField(f *Field, v any) {
+	if v == nil {
+		f.Value, f.Evidence = nil, []crawl.Evidence{}
+		if f.State != stateOverride {
+			f.State = stateDeleted
+		}
+		return
+	}
+	f.Value, f.Evidence = v, []crawl.Evidence{}
+	if f.State == stateOverride {
+		return
+	}
+	if f.AIValue != nil {
+		f.State = stateEdited
+	} else {
+		f.State = stateManual
+	}
+}
+
+func orMap(m map[string]string) map[string]string {
+	if m == nil {
+		return map[string]string{}
+	}
+	return m
+}
+
+func orFAQs(f []DraftFAQ) []DraftFAQ {
+	out := []DraftFAQ{}
+	for _, x := range f {
+		x.Evidence = []crawl.Evidence{}
+		out = append(out, x)
+	}
+	return out
+}
+
+func founderList(fs []DraftFounder) []DraftFounder {
+	out := []DraftFounder{}
+	for _, f := range fs {
+		if f.Socials == nil {
+			f.Socials = map[string]string{}
+		}
+		f.Evidence = []crawl.Evidence{}
+		out = append(out, f)
+	}
+	return out
+}
+
+// checkDraftCategories requires category names from list_categories.
+func (a *App) checkDraftCategories(ctx context.Context, fields map[string]any) error {
+	list, ok := fields["categories"].([]any)
+	if !ok {
+		return nil
+	}
+	names, err := a.categoryNames(ctx)
+	if err != nil {
+		return err
+	}
+	var bad []ops.FieldError
+	for i, c := range list {
+		if !containsFold(names, c.(string)) {
+			bad = append(bad, ops.FieldError{Field: fmt.Sprintf("fields.categories[%d]", i), Message: "not a category name from list_categories"})
+		}
+	}
+	if len(bad) > 0 {
+		return ops.InvalidFields(bad)
+	}
+	return nil
+}
+
+func containsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}

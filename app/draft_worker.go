@@ -1,0 +1,331 @@
+package app
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"launchdir/crawl"
+	"launchdir/db"
+)
+
+// Crawler reads a product's website (crawl.Crawler in production).
+type Crawler interface {
+	Crawl(ctx context.Context, startURL string, progress func(done, planned int)) (*crawl.Result, error)
+}
+
+// DraftConfig configures the submit-by-URL pipeline.
+type DraftConfig struct {
+	Crawler Crawler
+	Drafter crawl.Drafter
+	Workers int
+}
+
+// draftJob is one unit of pipeline work: a full crawl+draft, or a
+// regenerate of some fields from the stored pages.
+type draftJob struct {
+	id         string
+	regenerate []string
+}
+
+type draftPipeline struct {
+	cfg      DraftConfig
+	queue    chan draftJob
+	mu       sync.Mutex
+	progress map[string][2]int // draft id -> pages done, planned
+}
+
+// SetDraftPipeline installs the crawler and drafter (main and tests).
+func (a *App) SetDraftPipeline(c DraftConfig) {
+	if c.Workers < 1 {
+		c.Workers = 2
+	}
+	if c.Drafter == nil {
+		c.Drafter = crawl.NewBuiltinDrafter()
+	}
+	a.drafts = &draftPipeline{cfg: c, queue: make(chan draftJob, 4096), progress: map[string][2]int{}}
+}
+
+func (a *App) enqueueDraft(j draftJob) {
+	if a.drafts == nil {
+		return
+	}
+	select {
+	case a.drafts.queue <- j:
+	default:
+		// The queue is full: the job stays in its status and is picked up
+		// by the resume sweep, so nothing is lost.
+		a.Log.Warn("draft queue full; job will be resumed by the sweep", "draft", j.id)
+	}
+}
+
+// runDraftWorkers resumes interrupted jobs and serves the queue until ctx ends.
+func (a *App) runDraftWorkers(ctx context.Context) {
+	if a.drafts == nil || a.drafts.cfg.Crawler == nil {
+		return
+	}
+	if err := a.ResumeDrafts(ctx); err != nil {
+		a.Log.Error("resume drafts", "err", err)
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < a.drafts.cfg.Workers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case j := <-a.drafts.queue:
+					a.runDraftJob(ctx, j)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// ResumeDrafts re-queues everything left in crawling or drafting, e.g. after
+// a restart. A regenerate interrupted mid-way is redone as a full draft.
+func (a *App) ResumeDrafts(ctx context.Context) error {
+	rows, err := a.DB.R.QueryContext(ctx, `SELECT id FROM drafts WHERE status IN ('crawling','drafting') ORDER BY created_at`)
+	if err != nil {
+		return err
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	for _, id := range ids {
+		a.enqueueDraft(draftJob{id: id})
+	}
+	return nil
+}
+
+func (a *App) setProgress(id string, done, planned int) {
+	a.drafts.mu.Lock()
+	a.drafts.progress[id] = [2]int{done, planned}
+	a.drafts.mu.Unlock()
+}
+
+// DraftProgress reports pages read and planned for a running draft.
+func (a *App) DraftProgress(id string) (done, planned int) {
+	if a.drafts == nil {
+		return 0, 0
+	}
+	a.drafts.mu.Lock()
+	defer a.drafts.mu.Unlock()
+	p := a.drafts.progress[id]
+	return p[0], p[1]
+}
+
+func (a *App) runDraftJob(ctx context.Context, j draftJob) {
+	r, err := loadDraft(ctx, a.DB.R, j.id)
+	if err != nil {
+		a.Log.Error("draft job", "draft", j.id, "err", err)
+		return
+	}
+	if r.status != draftCrawling && r.status != draftDrafting {
+		return // already finished (a duplicate queue entry)
+	}
+	pages := r.pages
+	if len(j.regenerate) == 0 || len(pages) == 0 {
+		res, err := a.drafts.cfg.Crawler.Crawl(ctx, r.url, func(done, planned int) { a.setProgress(r.id, done, planned) })
+		if err != nil {
+			a.failDraft(ctx, r.id, err)
+			return
+		}
+		pages = res.Pages
+		if err := a.setDraftPages(ctx, r.id, pages); err != nil {
+			a.Log.Error("draft pages", "draft", r.id, "err", err)
+			return
+		}
+		j.regenerate = nil
+	}
+	res := &crawl.Result{StartURL: r.url, Pages: pages}
+	if len(pages) > 0 {
+		res.FinalURL = pages[0].URL
+	}
+	cats, err := a.categoryNames(ctx)
+	if err != nil {
+		a.Log.Error("draft categories", "err", err)
+		return
+	}
+	prof, dropped, err := crawl.DraftAndGuard(ctx, a.drafts.cfg.Drafter, res, cats)
+	if err != nil {
+		a.failDraft(ctx, r.id, &crawl.FetchError{Kind: "drafting", Message: "the drafter failed: " + err.Error() + "; retry with regenerate or submit again"})
+		return
+	}
+	if err := a.applyProfile(ctx, r.id, prof, dropped, j.regenerate); err != nil {
+		a.Log.Error("draft apply", "draft", r.id, "err", err)
+	}
+	a.drafts.mu.Lock()
+	delete(a.drafts.progress, r.id)
+	a.drafts.mu.Unlock()
+}
+
+func (a *App) setDraftPages(ctx context.Context, id string, pages []crawl.Page) error {
+	_, err := a.DB.W.ExecContext(ctx, `UPDATE drafts SET pages = ?, status = 'drafting', updated_at = ? WHERE id = ? AND status IN ('crawling','drafting')`,
+		db.EncodeJSON(pages), a.Now().UTC().Format(time.RFC3339Nano), id)
+	return err
+}
+
+// failDraft ends a draft in failed with a reason the user can act on.
+func (a *App) failDraft(ctx context.Context, id string, err error) {
+	kind, msg := "error", err.Error()
+	var fe *crawl.FetchError
+	if errors.As(err, &fe) {
+		kind, msg = fe.Kind, fe.Message
+	}
+	if ctx.Err() != nil {
+		return // shutting down: the resume sweep retries at next start
+	}
+	_, uerr := a.DB.W.ExecContext(ctx, `UPDATE drafts SET status = 'failed', failure_kind = ?, failure_reason = ?, attempts = attempts + 1,
+		updated_at = ? WHERE id = ?`, kind, msg, a.Now().UTC().Format(time.RFC3339Nano), id)
+	if uerr != nil {
+		a.Log.Error("fail draft", "draft", id, "err", uerr)
+	}
+}
+
+func (a *App) categoryNames(ctx context.Context) ([]string, error) {
+	rows, err := a.DB.R.QueryContext(ctx, `SELECT name FROM categories ORDER BY position, name`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}
+
+// applyProfile merges a drafted profile into the draft: fields the user
+// locked (override) or typed are kept; only regenerate's fields change when
+// given. It also updates the listing when the draft was already submitted.
+func (a *App) applyProfile(ctx context.Context, id string, p *crawl.Profile, dropped, only []string) error {
+	return a.DB.Tx(ctx, func(tx *sql.Tx) error {
+		r, err := loadDraft(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		d := r.data
+		for _, f := range profileFields {
+			if len(only) > 0 && !contains(only, f.Name) {
+				continue
+			}
+			setAIField(d, f.Name, p.Fields[f.Name], len(only) > 0)
+		}
+		if len(only) == 0 {
+			applyAIExtras(d, p)
+			d.Dropped = dropped
+		}
+		r.status = draftReady
+		if err := a.saveDraft(ctx, tx, r); err != nil {
+			return err
+		}
+		return a.syncSubmitted(ctx, tx, r, r.owner, "draft_regenerate")
+	})
+}
+
+// setAIField stores the AI value; a locked field is never touched, and a
+// first draft does not overwrite what the user already typed.
+func setAIField(d *draftData, name string, v crawl.Value, regenerate bool) {
+	f := d.Fields[name]
+	value := normalizeAIValue(v.Value)
+	f.AIValue = value
+	d.AIEvidence[name] = v.Evidence
+	if f.State == stateOverride {
+		return
+	}
+	if !regenerate && (f.State == stateEdited || f.State == stateManual || f.State == stateDeleted) {
+		return
+	}
+	if value == nil {
+		f.Value, f.State, f.Evidence = nil, stateNotFound, []crawl.Evidence{}
+		return
+	}
+	f.Value, f.State, f.Evidence = value, stateAI, orEvidence(v.Evidence)
+}
+
+func orEvidence(e []crawl.Evidence) []crawl.Evidence {
+	if e == nil {
+		return []crawl.Evidence{}
+	}
+	return e
+}
+
+// normalizeAIValue turns empty values into nil and lists into []any.
+func normalizeAIValue(v any) any {
+	switch x := v.(type) {
+	case string:
+		if strings.TrimSpace(x) == "" {
+			return nil
+		}
+		return x
+	case []string:
+		if len(x) == 0 {
+			return nil
+		}
+		out := make([]any, len(x))
+		for i, s := range x {
+			out[i] = s
+		}
+		return out
+	case []any:
+		if len(x) == 0 {
+			return nil
+		}
+		return x
+	case nil:
+		return nil
+	}
+	return fmt.Sprint(v)
+}
+
+// applyAIExtras fills FAQs, founders and socials from a first draft unless
+// the user already set them.
+func applyAIExtras(d *draftData, p *crawl.Profile) {
+	if len(d.FAQs) == 0 {
+		for _, f := range p.FAQs {
+			if len(d.FAQs) == 5 {
+				break
+			}
+			d.FAQs = append(d.FAQs, DraftFAQ{Question: f.Question, Answer: f.Answer, Evidence: orEvidence(f.Evidence)})
+		}
+	}
+	if len(d.Founders) == 0 {
+		for _, f := range p.Founders {
+			if len(d.Founders) == 6 {
+				break
+			}
+			soc := f.Socials
+			if soc == nil {
+				soc = map[string]string{}
+			}
+			d.Founders = append(d.Founders, DraftFounder{Name: f.Name, Title: f.Title, Bio: f.Bio, Socials: soc, Evidence: orEvidence(f.Evidence)})
+		}
+	}
+	if len(d.CompanySocials) == 0 {
+		for k, v := range p.Socials {
+			if s, ok := v.Value.(string); ok && s != "" {
+				d.CompanySocials[k] = s
+				d.SocialEvidence[k] = v.Evidence
+			}
+		}
+	}
+}

@@ -1,0 +1,325 @@
+package routes_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"launchdir/apitest"
+	"launchdir/testsite"
+)
+
+type draftEnv struct {
+	*apitest.Env
+	owner []string
+	other []string
+}
+
+func newDraftEnv(t *testing.T) *draftEnv {
+	e := apitest.New(t, apitest.Options{Fixture: true, Background: true})
+	return &draftEnv{Env: e, owner: apitest.Bearer(e.APIKey("owner@example.com")), other: apitest.Bearer(e.APIKey("other@example.com"))}
+}
+
+// draftJSON is the part of a draft response the tests read.
+type draftJSON struct {
+	ID      string `json:"id"`
+	Status  string `json:"status"`
+	Failure struct {
+		Kind, Reason string
+	} `json:"failure"`
+	Fields map[string]struct {
+		Value    any    `json:"value"`
+		State    string `json:"state"`
+		Evidence []struct {
+			Quote, URL string
+		} `json:"evidence"`
+	} `json:"fields"`
+	FAQs         []map[string]any `json:"faqs"`
+	Founders     []map[string]any `json:"founders"`
+	Completeness int              `json:"completeness"`
+	Missing      []string         `json:"missing"`
+	ListingID    *int64           `json:"listing_id"`
+	PagesRead    []string         `json:"pages_read"`
+	NotFound     []string         `json:"not_found_on_website"`
+}
+
+func (e *draftEnv) submit(t *testing.T, url string) draftJSON {
+	t.Helper()
+	r := e.Do("POST", "/api/v1/drafts", map[string]any{"url": url}, e.owner...)
+	if r.Status != 201 {
+		t.Fatalf("submit: %d %s", r.Status, r.Body)
+	}
+	var d draftJSON
+	json.Unmarshal(r.Body, &d)
+	if d.Status != "crawling" {
+		t.Fatalf("new draft status %q", d.Status)
+	}
+	return d
+}
+
+// wait polls get_draft, as clients do, until the draft settles.
+func (e *draftEnv) wait(t *testing.T, id string) draftJSON {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		r := e.Do("GET", "/api/v1/drafts/"+id, nil, e.owner...)
+		var d draftJSON
+		json.Unmarshal(r.Body, &d)
+		if d.Status == "ready" || d.Status == "failed" {
+			return d
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("draft stuck in %s: %s", d.Status, r.Body)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestDraftPipelineAcme(t *testing.T) {
+	e := newDraftEnv(t)
+	site := testsite.Serve(t, "acme-analytics", nil)
+	d := e.wait(t, e.submit(t, site.URL+"/").ID)
+	if d.Status != "ready" {
+		t.Fatalf("status %s: %+v", d.Status, d.Failure)
+	}
+	name := d.Fields["name"]
+	if name.Value != "Acme Analytics" || name.State != "ai" || len(name.Evidence) == 0 || !strings.HasPrefix(name.Evidence[0].URL, site.URL) {
+		t.Fatalf("name field: %+v", name)
+	}
+	if fy := d.Fields["founded_year"]; fy.Value != "2019" || fy.State != "ai" {
+		t.Errorf("founded_year: %+v", fy)
+	}
+	for field, f := range d.Fields {
+		if f.State == "ai" && len(f.Evidence) == 0 {
+			t.Errorf("%s has an AI value without evidence", field)
+		}
+		if f.State == "not_found" && f.Value != nil {
+			t.Errorf("%s not_found but has a value", field)
+		}
+	}
+	if len(d.PagesRead) < 3 || d.Completeness <= 0 || d.Completeness > 100 {
+		t.Errorf("pages %v completeness %d", d.PagesRead, d.Completeness)
+	}
+}
+
+func TestDraftFailsWithReason(t *testing.T) {
+	e := newDraftEnv(t)
+	closed := testsite.Serve(t, "closedbot", nil)
+	d := e.wait(t, e.submit(t, closed.URL+"/").ID)
+	if d.Status != "failed" || d.Failure.Kind != "robots_disallowed" || d.Failure.Reason == "" {
+		t.Fatalf("closedbot: %+v", d)
+	}
+	if n := closed.Requests(); n != 1 {
+		t.Errorf("requests beyond robots.txt: %d", n)
+	}
+	d = e.wait(t, e.submit(t, "http://127.0.0.1:1/").ID)
+	if d.Status != "failed" || d.Failure.Kind != "connect" {
+		t.Fatalf("unreachable: %+v", d)
+	}
+}
+
+func TestSubmitListingURLBounds(t *testing.T) {
+	e := newDraftEnv(t)
+	long := "http://127.0.0.1:1/" + strings.Repeat("a", 2048-19)
+	runScenarios(t, e.Env, []scenario{
+		{name: "2048 chars", method: "POST", path: "/api/v1/drafts", body: map[string]any{"url": long}, status: 201},
+		{name: "2049 chars", method: "POST", path: "/api/v1/drafts", body: map[string]any{"url": long + "a"}, status: 400, contains: []string{`"field":"url"`}},
+		{name: "ftp", method: "POST", path: "/api/v1/drafts", body: map[string]any{"url": "ftp://example.com/"}, status: 400, contains: []string{`"field":"url"`}},
+		{name: "credentials", method: "POST", path: "/api/v1/drafts", body: map[string]any{"url": "https://user:pw@example.com/"}, status: 400, contains: []string{`"field":"url"`}},
+		{name: "missing", method: "POST", path: "/api/v1/drafts", body: map[string]any{}, status: 400, contains: []string{`"field":"url"`}},
+		{name: "unknown property", method: "POST", path: "/api/v1/drafts", body: map[string]any{"url": "https://example.com", "x": 1}, status: 400, contains: []string{`"field":"x"`}},
+		{name: "bad id", path: "/api/v1/drafts/not-a-uuid", status: 400, contains: []string{`"field":"id"`}},
+		{name: "unknown id", path: "/api/v1/drafts/6f1c2a3b-1111-4222-8333-444455556666", status: 404},
+	}, e.owner...)
+}
+
+func TestUpdateDraftStatesAndBounds(t *testing.T) {
+	e := newDraftEnv(t)
+	site := testsite.Serve(t, "acme-analytics", nil)
+	id := e.wait(t, e.submit(t, site.URL+"/").ID).ID
+	p := "/api/v1/drafts/" + id
+	patch := func(body any) (int, draftJSON, string) {
+		r := e.Do("PATCH", p, body, e.owner...)
+		var d draftJSON
+		json.Unmarshal(r.Body, &d)
+		return r.Status, d, string(r.Body)
+	}
+	st, d, body := patch(map[string]any{"fields": map[string]any{"name": "Acme Pro", "city": nil, "stage": "growth"}})
+	if st != 200 || d.Fields["name"].State != "edited" || d.Fields["city"].State != "deleted" || d.Fields["city"].Value != nil {
+		t.Fatalf("edit: %d %s", st, body)
+	}
+	if d.Fields["stage"].State != "manual" && d.Fields["stage"].State != "edited" {
+		t.Fatalf("stage state %s", d.Fields["stage"].State)
+	}
+	_, d, _ = patch(map[string]any{"restore": []string{"name"}})
+	if d.Fields["name"].Value != "Acme Analytics" || d.Fields["name"].State != "ai" {
+		t.Fatalf("restore: %+v", d.Fields["name"])
+	}
+	_, d, _ = patch(map[string]any{"fields": map[string]any{"tagline": "Locked tagline"}, "lock_fields": []string{"tagline"}})
+	if d.Fields["tagline"].State != "override" {
+		t.Fatalf("lock: %+v", d.Fields["tagline"])
+	}
+	st, d, body = patch(map[string]any{"regenerate": []string{"tagline", "name"}})
+	if st != 200 {
+		t.Fatalf("regenerate: %s", body)
+	}
+	d = e.wait(t, id)
+	if d.Fields["tagline"].Value != "Locked tagline" || d.Fields["tagline"].State != "override" || d.Fields["name"].State != "ai" {
+		t.Fatalf("regenerate touched a locked field: %+v", d.Fields["tagline"])
+	}
+	s := strings.Repeat
+	items := func(n, each int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = s("x", each)
+		}
+		return out
+	}
+	objs := func(n int, o map[string]any) []any {
+		out := make([]any, n)
+		for i := range out {
+			out[i] = o
+		}
+		return out
+	}
+	faq := map[string]any{"question": "Q?", "answer": "A."}
+	founder := map[string]any{"name": "Ana", "title": "CEO", "bio": "Bio", "socials": map[string]any{"x": "https://x.com/ana"}}
+	ms := map[string]any{"date": "2025-01-01", "title": "Launch"}
+	runScenarios(t, e.Env, []scenario{
+		{name: "string 500", method: "PATCH", path: p, body: map[string]any{"fields": map[string]any{"tagline": s("t", 500)}}, status: 200},
+		{name: "string 501", method: "PATCH", path: p, body: map[string]any{"fields": map[string]any{"tagline": s("t", 501)}}, status: 400, contains: []string{`"field":"fields.tagline"`}},
+		{name: "description 20000", method: "PATCH", path: p, body: map[string]any{"fields": map[string]any{"description": s("d", 20000)}}, status: 200},
+		{name: "description 20001", method: "PATCH", path: p, body: map[string]any{"fields": map[string]any{"description": s("d", 20001)}}, status: 400},
+		{name: "list 20x200", method: "PATCH", path: p, body: map[string]any{"fields": map[string]any{"features": items(20, 200)}}, status: 200},
+		{name: "list 21", method: "PATCH", path: p, body: map[string]any{"fields": map[string]any{"features": items(21, 1)}}, status: 400},
+		{name: "list item 201", method: "PATCH", path: p, body: map[string]any{"fields": map[string]any{"tags": items(1, 201)}}, status: 400, contains: []string{`"field":"fields.tags[0]"`}},
+		{name: "unknown field", method: "PATCH", path: p, body: map[string]any{"fields": map[string]any{"votes": "9"}}, status: 400, contains: []string{`"field":"fields.votes"`}},
+		{name: "category unknown", method: "PATCH", path: p, body: map[string]any{"fields": map[string]any{"categories": []string{"Databases", "Astrology"}}}, status: 400, contains: []string{`"field":"fields.categories[1]"`}},
+		{name: "category ok", method: "PATCH", path: p, body: map[string]any{"fields": map[string]any{"categories": []string{"Databases", "SEO"}}}, status: 200},
+		{name: "lock 20", method: "PATCH", path: p, body: map[string]any{"lock_fields": []string{"name", "tagline", "city", "country", "stage", "tags", "usps", "keywords", "features", "categories", "logo_url", "description", "short_description", "pricing_model", "pricing_summary", "founded_year", "contact_email", "demo_video_url", "name", "city"}}, status: 200},
+		{name: "lock 21", method: "PATCH", path: p, body: map[string]any{"lock_fields": items(21, 1)}, status: 400, contains: []string{`"field":"lock_fields"`}},
+		{name: "lock unknown name", method: "PATCH", path: p, body: map[string]any{"lock_fields": []string{"price"}}, status: 400, contains: []string{`"field":"lock_fields[0]"`}},
+		{name: "restore 21", method: "PATCH", path: p, body: map[string]any{"restore": items(21, 1)}, status: 400},
+		{name: "regenerate 6", method: "PATCH", path: p, body: map[string]any{"regenerate": []string{"name", "tagline", "city", "country", "stage", "tags"}}, status: 400, contains: []string{`"field":"regenerate"`}},
+		{name: "faqs 5", method: "PATCH", path: p, body: map[string]any{"faqs": objs(5, faq)}, status: 200},
+		{name: "faqs 6", method: "PATCH", path: p, body: map[string]any{"faqs": objs(6, faq)}, status: 400, contains: []string{`"field":"faqs"`}},
+		{name: "founders 6", method: "PATCH", path: p, body: map[string]any{"founders": objs(6, founder)}, status: 200},
+		{name: "founders 7", method: "PATCH", path: p, body: map[string]any{"founders": objs(7, founder)}, status: 400},
+		{name: "founder name 161", method: "PATCH", path: p, body: map[string]any{"founders": []any{map[string]any{"name": s("n", 161)}}}, status: 400, contains: []string{`"field":"founders[0].name"`}},
+		{name: "founder bio 3001", method: "PATCH", path: p, body: map[string]any{"founders": []any{map[string]any{"name": "n", "bio": s("b", 3001)}}}, status: 400},
+		{name: "milestones 50", method: "PATCH", path: p, body: map[string]any{"milestones": objs(50, ms)}, status: 200},
+		{name: "milestones 51", method: "PATCH", path: p, body: map[string]any{"milestones": objs(51, ms)}, status: 400},
+		{name: "story title 8000", method: "PATCH", path: p, body: map[string]any{"story": map[string]any{"title": s("t", 8000)}}, status: 200},
+		{name: "story title 8001", method: "PATCH", path: p, body: map[string]any{"story": map[string]any{"title": s("t", 8001)}}, status: 400, contains: []string{`"field":"story.title"`}},
+		{name: "seo 70/170", method: "PATCH", path: p, body: map[string]any{"seo": map[string]any{"title": s("t", 70), "meta": s("m", 170)}}, status: 200},
+		{name: "seo title 71", method: "PATCH", path: p, body: map[string]any{"seo": map[string]any{"title": s("t", 71)}}, status: 400, contains: []string{`"field":"seo.title"`}},
+		{name: "seo meta 171", method: "PATCH", path: p, body: map[string]any{"seo": map[string]any{"meta": s("m", 171)}}, status: 400, contains: []string{`"field":"seo.meta"`}},
+		{name: "competitor 2048", method: "PATCH", path: p, body: map[string]any{"competitor_url": "https://c.example/" + s("a", 2030)}, status: 200},
+		{name: "competitor 2049", method: "PATCH", path: p, body: map[string]any{"competitor_url": "https://c.example/" + s("a", 2031)}, status: 400},
+		{name: "competitor clear", method: "PATCH", path: p, body: map[string]any{"competitor_url": ""}, status: 200, contains: []string{`"competitor_url":""`}},
+		{name: "socials unknown key", method: "PATCH", path: p, body: map[string]any{"company_socials": map[string]any{"myspace": "https://myspace.com/a"}}, status: 400, contains: []string{`"field":"company_socials.myspace"`}},
+		{name: "founder socials", method: "PATCH", path: p, body: map[string]any{"founder_socials": map[string]any{"github": "https://github.com/ana"}}, status: 200, contains: []string{`"founder_socials":{"github":"https://github.com/ana"}`}},
+	}, e.owner...)
+}
+
+func TestSubmitDraftAndSync(t *testing.T) {
+	e := newDraftEnv(t)
+	site := testsite.Serve(t, "acme-analytics", nil)
+	id := e.wait(t, e.submit(t, site.URL+"/").ID).ID
+	r := e.Do("POST", "/api/v1/drafts/"+id+"/submit", nil, e.owner...)
+	if r.Status != 200 {
+		t.Fatalf("submit: %d %s", r.Status, r.Body)
+	}
+	lid := int64(r.JSON()["listing_id"].(float64))
+	mine := e.Do("GET", fmt.Sprintf("/api/v1/me/listings/%d", lid), nil, e.owner...)
+	if mine.Status != 200 || !strings.Contains(string(mine.Body), `"name":"Acme Analytics"`) || !strings.Contains(string(mine.Body), `"status":"draft"`) {
+		t.Fatalf("listing: %d %s", mine.Status, mine.Body)
+	}
+	if !strings.Contains(string(mine.Body), `"not_found_on_website":[`) {
+		t.Error("no not_found_on_website")
+	}
+	// An edit after submission updates the listing without submitting again.
+	e.Do("PATCH", "/api/v1/drafts/"+id, map[string]any{"fields": map[string]any{"tagline": "Edited after submit"}}, e.owner...)
+	mine = e.Do("GET", fmt.Sprintf("/api/v1/me/listings/%d", lid), nil, e.owner...)
+	if !strings.Contains(string(mine.Body), "Edited after submit") {
+		t.Fatalf("listing not synced: %s", mine.Body)
+	}
+	again := e.Do("POST", "/api/v1/drafts/"+id+"/submit", nil, e.owner...)
+	if int64(again.JSON()["listing_id"].(float64)) != lid {
+		t.Fatalf("re-submit made another listing: %s", again.Body)
+	}
+	if r := e.Do("GET", "/api/v1/listings/acme-analytics", nil); r.Status != 404 {
+		t.Fatalf("submitted listing is public before launch: %d", r.Status)
+	}
+	if r := e.Do("POST", "/api/v1/drafts/"+id+"/submit", nil, e.other...); r.Status != 404 {
+		t.Fatalf("another user's draft: %d", r.Status)
+	}
+}
+
+func TestSubmitDraftNotReady(t *testing.T) {
+	e := newDraftEnv(t)
+	closed := testsite.Serve(t, "closedbot", nil)
+	id := e.wait(t, e.submit(t, closed.URL+"/").ID).ID
+	if r := e.Do("POST", "/api/v1/drafts/"+id+"/submit", nil, e.owner...); r.Status != 400 || !strings.Contains(string(r.Body), "failed") {
+		t.Fatalf("submit failed draft: %d %s", r.Status, r.Body)
+	}
+}
+
+func TestInviteCofounder(t *testing.T) {
+	e := newDraftEnv(t)
+	site := testsite.Serve(t, "pixelnote", nil)
+	id := e.wait(t, e.submit(t, site.URL+"/").ID).ID
+	inv := "/api/v1/drafts/" + id + "/invites"
+	if r := e.Do("GET", "/api/v1/drafts/"+id, nil, e.other...); r.Status != 404 {
+		t.Fatalf("uninvited access: %d", r.Status)
+	}
+	if r := e.Do("POST", inv, map[string]any{"email": "other@example.com"}, e.owner...); r.Status != 201 {
+		t.Fatalf("invite: %d %s", r.Status, r.Body)
+	}
+	if r := e.Do("POST", inv, map[string]any{"email": "other@example.com"}, e.owner...); r.Status != 409 {
+		t.Fatalf("duplicate invite: %d", r.Status)
+	}
+	if r := e.Do("GET", "/api/v1/drafts/"+id, nil, e.other...); r.Status != 200 {
+		t.Fatalf("invitee access: %d", r.Status)
+	}
+	if r := e.Do("GET", "/api/v1/drafts", nil, e.other...); !strings.Contains(string(r.Body), id) {
+		t.Fatalf("invitee's draft list: %s", r.Body)
+	}
+	for i := 2; i <= 10; i++ {
+		if r := e.Do("POST", inv, map[string]any{"email": fmt.Sprintf("p%d@example.com", i)}, e.owner...); r.Status != 201 {
+			t.Fatalf("invite %d: %d %s", i, r.Status, r.Body)
+		}
+	}
+	if r := e.Do("POST", inv, map[string]any{"email": "p11@example.com"}, e.owner...); r.Status != 400 {
+		t.Fatalf("11th invite: %d", r.Status)
+	}
+	runScenarios(t, e.Env, []scenario{
+		{name: "bad email", method: "POST", path: inv, body: map[string]any{"email": "nope"}, status: 400, contains: []string{`"field":"email"`}},
+		{name: "email 255", method: "POST", path: inv, body: map[string]any{"email": strings.Repeat("a", 243) + "@example.com"}, status: 400},
+		{name: "self", method: "POST", path: inv, body: map[string]any{"email": "owner@example.com"}, status: 400},
+	}, e.owner...)
+	var n int
+	e.DB.R.QueryRow(`SELECT count(*) FROM outbox WHERE kind = 'cofounder_invite'`).Scan(&n)
+	if n != 10 {
+		t.Errorf("invite emails queued: %d", n)
+	}
+}
+
+func TestDraftsResumeAfterRestart(t *testing.T) {
+	site := testsite.Serve(t, "pixelnote", nil)
+	e := newDraftEnv(t)
+	// A job left in crawling by a stopped process is picked up by the sweep.
+	id := "0b8f2f9e-5d7c-4c1a-9e2b-7a1d3c5e9f00"
+	if _, err := e.DB.W.Exec(`INSERT INTO drafts(id, user_id, url, status, data, created_at, updated_at)
+		SELECT ?, id, ?, 'crawling', '{}', '2026-11-18T00:00:00Z', '2026-11-18T00:00:00Z' FROM users WHERE email = 'owner@example.com'`, id, site.URL+"/"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.App.ResumeDrafts(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if d := e.wait(t, id); d.Status != "ready" {
+		t.Fatalf("resumed draft: %+v", d)
+	}
+}
