@@ -42,7 +42,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 		case "user":
 			return userCmd(rest, stdout)
 		case "price", "promo":
-			return orderCommands[cmd](rest, stdout)
+			if f := orderCommands[cmd]; f != nil {
+				return f(rest, stdout)
+			}
 		case "version":
 			fmt.Fprintln(stdout, "launchdir", version)
 			return nil

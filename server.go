@@ -15,8 +15,10 @@ import (
 	"time"
 
 	"launchdir/app"
+	"launchdir/crawl"
 	"launchdir/db"
 	"launchdir/demo"
+	"launchdir/mailer"
 	"launchdir/ops"
 	"launchdir/routes"
 )
@@ -33,11 +35,20 @@ type serveConfig struct {
 	TrustProxy      bool
 	ShutdownTimeout time.Duration
 	IdemTTL         time.Duration
+	CrawlPrivate    bool
+	CrawlWorkers    int
+	CrawlMaxPages   int
+	CrawlMaxBytes   int64
+	CrawlTimeout    time.Duration
+	LLMURL          string
+	LLMModel        string
+	SMTPURL         string
 }
 
 func defaultServeConfig() *serveConfig {
 	return &serveConfig{Addr: "127.0.0.1:8080", DB: "./launchdir.db", Demo: true, DemoSeed: 1,
-		RatePerSecond: 20, RateBurst: 40, ShutdownTimeout: 15 * time.Second, IdemTTL: 24 * time.Hour}
+		RatePerSecond: 20, RateBurst: 40, ShutdownTimeout: 15 * time.Second, IdemTTL: 24 * time.Hour,
+		CrawlWorkers: 2, CrawlMaxPages: 12, CrawlMaxBytes: 2 << 20, CrawlTimeout: 15 * time.Second}
 }
 
 func (c *serveConfig) flags() *flag.FlagSet {
@@ -52,6 +63,14 @@ func (c *serveConfig) flags() *flag.FlagSet {
 	fs.BoolVar(&c.TrustProxy, "trust-proxy", c.TrustProxy, "take the client address from X-Forwarded-For")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", c.ShutdownTimeout, "how long in-flight requests may finish")
 	fs.DurationVar(&c.IdemTTL, "idempotency-ttl", c.IdemTTL, "how long Idempotency-Key responses are kept")
+	fs.BoolVar(&c.CrawlPrivate, "crawl-allow-private", c.CrawlPrivate, "let the crawler reach private/loopback addresses (local development only)")
+	fs.IntVar(&c.CrawlWorkers, "crawl-workers", c.CrawlWorkers, "draft pipeline workers")
+	fs.IntVar(&c.CrawlMaxPages, "crawl-max-pages", c.CrawlMaxPages, "pages read per site")
+	fs.Int64Var(&c.CrawlMaxBytes, "crawl-max-bytes", c.CrawlMaxBytes, "bytes read per page")
+	fs.DurationVar(&c.CrawlTimeout, "crawl-timeout", c.CrawlTimeout, "timeout per request")
+	fs.StringVar(&c.LLMURL, "llm-url", c.LLMURL, "OpenAI-compatible chat completions endpoint (key in LAUNCHDIR_LLM_KEY); empty uses the built-in offline drafter")
+	fs.StringVar(&c.LLMModel, "llm-model", c.LLMModel, "model name for -llm-url")
+	fs.StringVar(&c.SMTPURL, "smtp-url", c.SMTPURL, "smtp://user:pass@host:587?from=addr; empty logs emails instead of sending")
 	return fs
 }
 
@@ -72,6 +91,17 @@ func (c *serveConfig) check() error {
 	}
 	if c.IdemTTL <= 0 {
 		return errors.New("bad -idempotency-ttl: must be positive")
+	}
+	if c.CrawlWorkers < 1 || c.CrawlMaxPages < 1 || c.CrawlMaxBytes < 1024 || c.CrawlTimeout <= 0 {
+		return errors.New("bad crawl flags: workers and pages must be >= 1, max bytes >= 1024, timeout > 0")
+	}
+	if c.LLMURL != "" && c.LLMModel == "" {
+		return errors.New("-llm-url needs -llm-model")
+	}
+	if c.SMTPURL != "" {
+		if _, err := mailer.New(c.SMTPURL); err != nil {
+			return fmt.Errorf("bad -smtp-url: %v", err)
+		}
 	}
 	return nil
 }
@@ -107,6 +137,10 @@ func start(ctx context.Context, c *serveConfig, log *slog.Logger) (*service, err
 		d.Close()
 		return nil, err
 	}
+	if err := wireExternals(a, c); err != nil {
+		d.Close()
+		return nil, err
+	}
 	srv, err := routes.New(a, routes.Options{RatePerSecond: c.RatePerSecond, RateBurst: c.RateBurst, TrustProxy: c.TrustProxy})
 	if err != nil {
 		d.Close()
@@ -131,4 +165,30 @@ func (s *service) close() {
 func fileHasData(path string) bool {
 	st, err := os.Stat(path)
 	return err == nil && st.Size() > 0
+}
+
+// wireExternals installs the real adapters: the SSRF-guarded crawler (also
+// used for badge and claim checks), the drafter and the mailer.
+func wireExternals(a *app.App, c *serveConfig) error {
+	cr := crawl.New(crawl.Options{
+		UserAgent:    "launchdirbot/" + version + " (+" + c.BaseURL + "/bot)",
+		AllowPrivate: c.CrawlPrivate, MaxPages: c.CrawlMaxPages, MaxBytes: c.CrawlMaxBytes, Timeout: c.CrawlTimeout,
+	})
+	x := app.Externals{Fetcher: cr}
+	if c.SMTPURL != "" {
+		m, err := mailer.New(c.SMTPURL)
+		if err != nil {
+			return err
+		}
+		x.Mailer = m
+	}
+	a.SetExternals(x)
+	var drafter crawl.Drafter = crawl.NewBuiltinDrafter()
+	if c.LLMURL != "" {
+		// The LLM server is the operator's choice (often local Ollama or
+		// llama.cpp), so it is not behind the SSRF guard meant for user URLs.
+		drafter = crawl.NewLLMDrafter(c.LLMURL, c.LLMModel, os.Getenv("LAUNCHDIR_LLM_KEY"), nil)
+	}
+	a.SetDraftPipeline(app.DraftConfig{Crawler: cr, Drafter: drafter, Workers: c.CrawlWorkers})
+	return nil
 }
