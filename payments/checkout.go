@@ -1,0 +1,313 @@
+package payments
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html/template"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"launchdir/app"
+	"launchdir/ops"
+
+	"github.com/julienschmidt/httprouter"
+)
+
+// TestProvider is the zero-dependency provider: the checkout page served by
+// this binary, clearly marked TEST MODE, where payment is simulated.
+type TestProvider struct{ App *app.App }
+
+// Name is stored on orders.
+func (*TestProvider) Name() string { return "test" }
+
+// CreateSession points at the built-in page; nothing external is called.
+func (t *TestProvider) CreateSession(_ context.Context, o *app.Order) (string, string, error) {
+	return t.App.TestCheckoutURL(o.CheckoutToken), "test_" + o.Number, nil
+}
+
+// PaymentMethods are the simulated choices on the test page.
+var PaymentMethods = []string{"card", "wallet", "paypal", "crypto"}
+
+const csrfCookie = "ld_checkout_csrf"
+
+// CheckoutPage serves /checkout/{token}: GET shows the order, POST (test
+// provider only) simulates succeed, fail or abandon. POSTs are protected by
+// a double-submit token: a random SameSite=Strict cookie plus a hidden field
+// holding HMAC(secret, order token | cookie), so another site cannot forge
+// the form even if it knows the link.
+type CheckoutPage struct {
+	App    *app.App
+	secret []byte
+}
+
+// NewCheckoutPage makes the page handler with a fresh HMAC secret (pages
+// rendered before a restart need a reload).
+func NewCheckoutPage(a *app.App) *CheckoutPage {
+	s := make([]byte, 32)
+	if _, err := rand.Read(s); err != nil {
+		panic(err)
+	}
+	return &CheckoutPage{App: a, secret: s}
+}
+
+func (c *CheckoutPage) csrfFor(token, cookie string) string {
+	m := hmac.New(sha256.New, c.secret)
+	m.Write([]byte(token + "|" + cookie))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+func (c *CheckoutPage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	token := httprouter.ParamsFromContext(r.Context()).ByName("token")
+	o, err := c.App.OrderByToken(r.Context(), token)
+	if err != nil {
+		status := http.StatusNotFound
+		if e := ops.AsError(err); e.Code != ops.CodeNotFound {
+			status = http.StatusInternalServerError
+		}
+		c.render(w, status, pageData{Title: "Checkout not found", Error: "This checkout link is unknown."})
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Frame-Options", "DENY")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	if r.Method == http.MethodPost {
+		c.post(w, r, o)
+		return
+	}
+	cookie := ""
+	if ck, err := r.Cookie(csrfCookie); err == nil && len(ck.Value) >= 32 && len(ck.Value) <= 128 {
+		cookie = ck.Value
+	} else {
+		b := make([]byte, 24)
+		rand.Read(b)
+		cookie = hex.EncodeToString(b)
+		http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: cookie, Path: "/checkout/", HttpOnly: true,
+			SameSite: http.SameSiteStrictMode, Secure: strings.HasPrefix(c.App.Cfg.BaseURL, "https://")})
+	}
+	d := c.data(o)
+	d.CSRF = c.csrfFor(token, cookie)
+	switch r.URL.Query().Get("result") {
+	case "paid":
+		d.Message = "Payment received. Thank you!"
+	case "failed":
+		d.Message = "The payment failed. Nothing was charged."
+	case "canceled":
+		d.Message = "You left the checkout. Nothing was charged."
+	}
+	switch {
+	case r.URL.Query().Get("stripe") == "canceled" && o.Status == "pending":
+		d.Message = "You left Stripe's page. Nothing was charged; you can continue below."
+	case r.URL.Query().Get("stripe") == "success" && o.Status == "pending":
+		d.Message = "Thank you! Stripe is confirming your payment; this page shows paid once it arrives (reload in a few seconds)."
+		d.Payable = false
+	}
+	c.render(w, http.StatusOK, d)
+}
+
+func (c *CheckoutPage) post(w http.ResponseWriter, r *http.Request, o *app.Order) {
+	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	if err := r.ParseForm(); err != nil {
+		c.render(w, http.StatusBadRequest, pageData{Title: "Bad request", Error: "The form could not be read."})
+		return
+	}
+	ck, err := r.Cookie(csrfCookie)
+	if err != nil || !hmac.Equal([]byte(r.PostForm.Get("csrf")), []byte(c.csrfFor(o.CheckoutToken, ck.Value))) {
+		c.render(w, http.StatusForbidden, pageData{Title: "Form expired", Error: "This form is not valid any more (security check failed). Reload the page and try again."})
+		return
+	}
+	if o.Provider != "test" {
+		c.render(w, http.StatusConflict, c.withError(o, "This order is paid on the provider's page, not here."))
+		return
+	}
+	method := r.PostForm.Get("method")
+	action := r.PostForm.Get("action")
+	ctx := r.Context()
+	var result string
+	switch action {
+	case "succeed":
+		if !inList(PaymentMethods, method) {
+			c.render(w, http.StatusBadRequest, c.withError(o, "Choose a payment method."))
+			return
+		}
+		if _, err := c.App.ConfirmPayment(ctx, o.Number, "test", "test_"+method+"_"+o.Number); err != nil {
+			e := ops.AsError(err)
+			status := e.Code.Status()
+			if o2, err2 := c.App.OrderByToken(ctx, o.CheckoutToken); err2 == nil {
+				o = o2
+			}
+			c.render(w, status, c.withError(o, e.Detail))
+			return
+		}
+		result = "paid"
+	case "fail":
+		if _, err := c.App.FailPayment(ctx, o.Number, "payment declined (test mode, "+method+")"); err != nil {
+			c.render(w, http.StatusInternalServerError, c.withError(o, "Something went wrong."))
+			return
+		}
+		result = "failed"
+	case "abandon":
+		if _, err := c.App.CancelOrder(ctx, o.Number, "abandoned at checkout"); err != nil {
+			c.render(w, http.StatusInternalServerError, c.withError(o, "Something went wrong."))
+			return
+		}
+		result = "canceled"
+	default:
+		c.render(w, http.StatusBadRequest, c.withError(o, "Unknown action."))
+		return
+	}
+	http.Redirect(w, r, "/checkout/"+url.PathEscape(o.CheckoutToken)+"?result="+result, http.StatusSeeOther)
+}
+
+func inList(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+type pageLine struct {
+	Name, Listing, Week, Detail string
+	Net, Discount, VATRate, VAT string
+	Total                       string
+	HasDiscount                 bool
+}
+
+type pageData struct {
+	Title                                   string
+	Site                                    string
+	Error                                   string
+	Message                                 string
+	TestMode                                bool
+	Order                                   *app.Order
+	Lines                                   []pageLine
+	Subtotal, Discount, Taxable, VAT, Total string
+	CSRF                                    string
+	Methods                                 []string
+	Payable                                 bool
+	Stripe                                  bool
+	Email                                   string
+	Countries                               []string
+}
+
+func money(cents int64, cur string) string {
+	sign := ""
+	if cents < 0 {
+		sign, cents = "-", -cents
+	}
+	return fmt.Sprintf("%s%d.%02d %s", sign, cents/100, cents%100, cur)
+}
+
+func (c *CheckoutPage) data(o *app.Order) pageData {
+	d := pageData{Title: "Checkout " + o.Number, Site: c.App.Cfg.SiteName, Order: o, TestMode: o.Provider == "test",
+		Methods: PaymentMethods, Email: o.UserEmail,
+		Subtotal: money(o.SubtotalCents, o.Currency), Discount: money(o.DiscountCents, o.Currency),
+		Taxable: money(o.TaxableCents, o.Currency), VAT: money(o.VATCents, o.Currency), Total: money(o.TotalCents, o.Currency),
+		Payable: o.Status == "pending", Stripe: o.Provider == "stripe"}
+	for _, l := range o.Lines {
+		pl := pageLine{Name: l.Name, Listing: l.ListingName, Net: money(l.NetCents, o.Currency), Discount: money(l.DiscountCents, o.Currency),
+			VATRate: l.VATRate + "%", VAT: money(l.VATCents, o.Currency), Total: money(l.TotalCents, o.Currency), HasDiscount: l.DiscountCents > 0}
+		if l.Week != nil {
+			pl.Week = "week of " + *l.Week
+		} else if l.Details.LiveNow {
+			pl.Week = "live now"
+		}
+		var det []string
+		if l.Quantity > 1 {
+			det = append(det, fmt.Sprintf("%d × %s", l.Quantity, money(l.UnitPriceCents, o.Currency)))
+		}
+		if len(l.Details.Categories) > 0 {
+			det = append(det, "categories: "+strings.Join(l.Details.Categories, ", "))
+		}
+		for k, v := range l.Details.Options {
+			det = append(det, k+": "+v)
+		}
+		if len(l.Details.Includes) > 0 {
+			det = append(det, "includes: "+strings.Join(l.Details.Includes, ", "))
+		}
+		pl.Detail = strings.Join(det, "; ")
+		d.Lines = append(d.Lines, pl)
+	}
+	return d
+}
+
+func (c *CheckoutPage) withError(o *app.Order, msg string) pageData {
+	d := c.data(o)
+	d.Error = msg
+	return d
+}
+
+func (c *CheckoutPage) render(w http.ResponseWriter, status int, d pageData) {
+	if d.Site == "" {
+		d.Site = c.App.Cfg.SiteName
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'")
+	w.WriteHeader(status)
+	if err := pageTmpl.Execute(w, d); err != nil {
+		c.App.Log.Error("checkout page", "err", errors.Unwrap(err))
+	}
+}
+
+var pageTmpl = template.Must(template.New("checkout").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>{{.Title}} · {{.Site}}</title>
+<style>
+body{font:16px/1.5 system-ui,sans-serif;max-width:760px;margin:2rem auto;padding:0 1rem;color:#111827}
+.test{background:#fef3c7;border:2px dashed #d97706;color:#92400e;padding:.75rem 1rem;font-weight:700;text-align:center;letter-spacing:.05em}
+table{width:100%;border-collapse:collapse;margin:1rem 0}th,td{padding:.4rem;border-bottom:1px solid #e5e7eb;text-align:left}td.n,th.n{text-align:right}
+.err{background:#fee2e2;color:#991b1b;padding:.75rem}.msg{background:#dcfce7;color:#166534;padding:.75rem}
+fieldset{border:1px solid #d1d5db;margin:1rem 0}label{display:block;margin:.3rem 0}button{padding:.5rem 1rem;margin-right:.5rem}
+small{color:#6b7280}
+</style></head><body>
+{{if .TestMode}}<div class="test">TEST MODE — no real payment is taken; choose an outcome below</div>{{end}}
+<h1>{{.Site}} checkout</h1>
+{{if .Error}}<p class="err">{{.Error}}</p>{{end}}
+{{if .Message}}<p class="msg">{{.Message}}</p>{{end}}
+{{with .Order}}
+<p>Order <strong>{{.Number}}</strong> · status <strong id="status">{{.Status}}</strong>{{if .StatusNote}} <small>({{.StatusNote}})</small>{{end}}</p>
+<table><thead><tr><th>Item</th><th class="n">Net</th><th class="n">Discount</th><th class="n">VAT</th><th class="n">Total</th></tr></thead><tbody>
+{{range $.Lines}}<tr><td>{{.Name}}{{if .Listing}} — {{.Listing}}{{end}}{{if .Week}} <small>({{.Week}})</small>{{end}}{{if .Detail}}<br><small>{{.Detail}}</small>{{end}}</td>
+<td class="n">{{.Net}}</td><td class="n">{{if .HasDiscount}}-{{.Discount}}{{else}}—{{end}}</td><td class="n">{{.VAT}} <small>({{.VATRate}})</small></td><td class="n">{{.Total}}</td></tr>
+{{end}}</tbody><tfoot>
+<tr><td>Subtotal</td><td class="n" colspan="4">{{$.Subtotal}}</td></tr>
+{{if .PromoCode}}<tr><td>Promo {{.PromoCode}} (before VAT)</td><td class="n" colspan="4">-{{$.Discount}}</td></tr>{{end}}
+<tr><td>VAT {{.VAT.Rate}}%{{if .VAT.Country}} ({{.VAT.Country}}){{end}}<br><small>{{.VAT.Note}}</small></td><td class="n" colspan="4">{{$.VAT}}</td></tr>
+<tr><th>Total</th><th class="n" colspan="4" id="total">{{$.Total}}</th></tr>
+</tfoot></table>
+{{if $.Payable}}
+{{if $.TestMode}}
+<form method="post">
+<input type="hidden" name="csrf" value="{{$.CSRF}}">
+<fieldset><legend>Billing details</legend>
+<label>Name <input name="billing_name" autocomplete="name"></label>
+<label>Email <input name="billing_email" type="email" value="{{$.Email}}" autocomplete="email"></label>
+<label>Address <input name="billing_address" autocomplete="street-address"></label>
+<label>Country <input name="billing_country" value="{{.VAT.Country}}" maxlength="2" size="3"></label>
+<label>VAT number <input name="vat_number" value="{{.VAT.VATNumber}}" maxlength="32"></label>
+<small>VAT was worked out from the billing country and VAT number given when the order was built.</small>
+</fieldset>
+<fieldset><legend>Payment method (simulated)</legend>
+{{range $i, $m := $.Methods}}<label><input type="radio" name="method" value="{{$m}}"{{if eq $i 0}} checked{{end}}> {{$m}}</label>{{end}}
+</fieldset>
+<button name="action" value="succeed">Pay {{$.Total}} (simulate success)</button>
+<button name="action" value="fail">Simulate failed payment</button>
+<button name="action" value="abandon">Abandon checkout</button>
+</form>
+{{else if $.Stripe}}
+<p><a href="{{.CheckoutURL}}">Continue to the secure payment page</a> (card, wallet, PayPal and more).</p>
+{{end}}
+{{else if eq .Status "paid"}}<p class="msg">Paid{{if .PaidAt}} on {{.PaidAt}}{{end}}. Your purchase is active.</p>
+{{else if eq .Status "pending"}}<p>Waiting for the payment confirmation.</p>
+{{else}}<p>This order is {{.Status}} and cannot be paid. Start a new checkout to buy again.</p>{{end}}
+{{end}}
+</body></html>
+`))
