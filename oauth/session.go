@@ -1,0 +1,224 @@
+package oauth
+
+import (
+	"crypto/subtle"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"launchdir/app"
+	"launchdir/db"
+
+	"golang.org/x/crypto/bcrypt"
+)
+
+// sessionUser is the signed-in user of the authorization pages.
+type sessionUser struct {
+	ID    int64
+	Email string
+	Name  string
+}
+
+func (s *Server) cookieName(base string) string {
+	if s.Opts.SecureCookies {
+		return "__Host-" + base
+	}
+	return base
+}
+
+// setCookie writes an HttpOnly SameSite=Lax cookie; maxAge < 0 deletes it.
+func (s *Server) setCookie(w http.ResponseWriter, name, value string, maxAge int) {
+	c := &http.Cookie{Name: s.cookieName(name), Value: value, Path: "/oauth", HttpOnly: true,
+		SameSite: http.SameSiteLaxMode, MaxAge: maxAge}
+	if s.Opts.SecureCookies {
+		c.Secure, c.Path = true, "/" // __Host- requires Path=/ and Secure
+	}
+	http.SetCookie(w, c)
+}
+
+func (s *Server) cookie(r *http.Request, name string) string {
+	c, err := r.Cookie(s.cookieName(name))
+	if err != nil {
+		return ""
+	}
+	return c.Value
+}
+
+const (
+	sessionCookie = "ld_oauth_session"
+	csrfCookie    = "ld_oauth_csrf"
+)
+
+// sessionUser returns the user of a live session cookie, or nil.
+func (s *Server) sessionUser(r *http.Request) (*sessionUser, error) {
+	v := s.cookie(r, sessionCookie)
+	if v == "" || !strings.HasPrefix(v, sessionPrefix) || len(v) > 200 {
+		return nil, nil
+	}
+	u := &sessionUser{}
+	err := s.App.DB.R.QueryRowContext(r.Context(), `SELECT u.id, u.email, u.name FROM oauth_sessions s JOIN users u ON u.id = s.user_id
+		WHERE s.hash = ? AND s.expires_at > ?`, app.HashSecret(v), ts(s.now())).Scan(&u.ID, &u.Email, &u.Name)
+	if db.IsNoRows(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// startSession signs the user in and renews the CSRF token.
+func (s *Server) startSession(w http.ResponseWriter, r *http.Request, userID int64) error {
+	v := app.NewSecret(sessionPrefix)
+	now := s.now()
+	_, err := s.App.DB.W.ExecContext(r.Context(), `INSERT INTO oauth_sessions(hash, user_id, created_at, expires_at) VALUES(?,?,?,?)`,
+		app.HashSecret(v), userID, ts(now), ts(now.Add(sessionTTL)))
+	if err != nil {
+		return err
+	}
+	if old := s.cookie(r, sessionCookie); old != "" {
+		s.App.DB.W.ExecContext(r.Context(), `DELETE FROM oauth_sessions WHERE hash = ?`, app.HashSecret(old))
+	}
+	s.setCookie(w, sessionCookie, v, int(sessionTTL/time.Second))
+	s.setCookie(w, csrfCookie, app.NewSecret(""), 0)
+	return nil
+}
+
+// endSession signs out.
+func (s *Server) endSession(w http.ResponseWriter, r *http.Request) {
+	if v := s.cookie(r, sessionCookie); v != "" {
+		if _, err := s.App.DB.W.ExecContext(r.Context(), `DELETE FROM oauth_sessions WHERE hash = ?`, app.HashSecret(v)); err != nil {
+			s.App.Log.Warn("oauth sign-out", "err", err)
+		}
+	}
+	s.setCookie(w, sessionCookie, "", -1)
+}
+
+// csrfToken returns the double-submit token for a form, setting the cookie
+// when the browser has none. (startSession may have just replaced it: the
+// pages it leads to are rendered on a new request.)
+func (s *Server) csrfToken(w http.ResponseWriter, r *http.Request) string {
+	if v := s.cookie(r, csrfCookie); len(v) >= 32 && len(v) <= 128 {
+		return v
+	}
+	v := app.NewSecret("")
+	s.setCookie(w, csrfCookie, v, 0)
+	return v
+}
+
+func (s *Server) validCSRF(r *http.Request, token string) bool {
+	c := s.cookie(r, csrfCookie)
+	return c != "" && token != "" && subtle.ConstantTimeCompare([]byte(c), []byte(token)) == 1
+}
+
+// --- passwords ---
+
+var (
+	dummyOnce sync.Once
+	dummyHash []byte
+)
+
+// compareDummy spends a bcrypt comparison on a password of no account.
+func compareDummy(password string) {
+	dummyOnce.Do(func() {
+		dummyHash, _ = bcrypt.GenerateFromPassword([]byte("launchdir dummy password"), bcrypt.DefaultCost)
+	})
+	bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+}
+
+func passwordMatches(hash, password string) bool {
+	return bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) == nil
+}
+
+// --- failed sign-in limiter ---
+
+// failureLimiter counts failed sign-ins per key in a fixed window.
+type failureLimiter struct {
+	mu sync.Mutex
+	m  map[string]*failures
+}
+
+type failures struct {
+	n     int
+	start time.Time
+}
+
+const (
+	signinWindow   = 15 * time.Minute
+	maxFailsPerKey = 5  // per email and IP
+	maxFailsPerIP  = 30 // per IP, any email
+	maxLimiterKeys = 100000
+)
+
+func newFailureLimiter() *failureLimiter { return &failureLimiter{m: map[string]*failures{}} }
+
+func limitOf(key string) int {
+	if strings.HasPrefix(key, "ip:") {
+		return maxFailsPerIP
+	}
+	return maxFailsPerKey
+}
+
+// allow reports whether another attempt may be made, or how long to wait.
+func (l *failureLimiter) allow(keys []string, now time.Time) (time.Duration, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, k := range keys {
+		f := l.m[k]
+		if f == nil || now.Sub(f.start) >= signinWindow {
+			continue
+		}
+		if f.n >= limitOf(k) {
+			return f.start.Add(signinWindow).Sub(now), false
+		}
+	}
+	return 0, true
+}
+
+func (l *failureLimiter) fail(keys []string, now time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.m) > maxLimiterKeys {
+		l.pruneLocked(now)
+	}
+	for _, k := range keys {
+		f := l.m[k]
+		if f == nil || now.Sub(f.start) >= signinWindow {
+			f = &failures{start: now}
+			l.m[k] = f
+		}
+		f.n++
+	}
+}
+
+func (l *failureLimiter) reset(keys []string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, k := range keys {
+		delete(l.m, k)
+	}
+}
+
+func (l *failureLimiter) prune(now time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.pruneLocked(now)
+}
+
+func (l *failureLimiter) pruneLocked(now time.Time) {
+	for k, f := range l.m {
+		if now.Sub(f.start) >= signinWindow {
+			delete(l.m, k)
+		}
+	}
+}
+
+func retryAfter(d time.Duration) string {
+	sec := int(d.Seconds() + 0.999)
+	if sec < 1 {
+		sec = 1
+	}
+	return strconv.Itoa(sec)
+}
