@@ -66,7 +66,7 @@ launchdir apikey list [-email E] -db PATH
 launchdir apikey revoke -id ID -db PATH
 launchdir user create -email E [-name N] [-password-stdin] -db PATH
 launchdir user list -db PATH
-Every flag can also be set as LAUNCHDIR_<NAME> (e.g. LAUNCHDIR_DB, LAUNCHDIR_BASE_URL).
+` + orderUsage + `Every flag can also be set as LAUNCHDIR_<NAME> (e.g. LAUNCHDIR_DB, LAUNCHDIR_BASE_URL).
 `
 
 // envDefaults applies LAUNCHDIR_<NAME> environment variables to flags not set

@@ -19,7 +19,10 @@ import (
 	"launchdir/db"
 	"launchdir/demo"
 	"launchdir/mailer"
+	"launchdir/mcp"
+	"launchdir/oauth"
 	"launchdir/ops"
+	"launchdir/payments"
 	"launchdir/routes"
 )
 
@@ -146,6 +149,17 @@ func start(ctx context.Context, c *serveConfig, log *slog.Logger) (*service, err
 		d.Close()
 		return nil, err
 	}
+	if _, err := payments.Setup(a, srv, payments.ConfigFromEnv()); err != nil {
+		d.Close()
+		return nil, err
+	}
+	oa := oauth.New(a, oauth.Options{
+		BaseURL:       c.BaseURL,
+		HTTPClient:    crawl.NewHTTPClient(crawl.Options{AllowPrivate: c.CrawlPrivate, Timeout: c.CrawlTimeout}),
+		SecureCookies: strings.HasPrefix(c.BaseURL, "https://"),
+	})
+	oa.Mount(srv)
+	mcp.Mount(srv, a)
 	bg, cancel := context.WithCancel(context.Background())
 	s := &service{app: a, handler: srv, cancel: cancel, db: d}
 	s.wg.Add(1)
