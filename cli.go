@@ -54,6 +54,9 @@ func seedCmd(args []string, stdout io.Writer) error {
 	if err := demo.Seed(ctx, d, *n, *seed, time.Now()); err != nil {
 		return err
 	}
+	if err := d.Analyze(ctx); err != nil {
+		return err
+	}
 	fmt.Fprintf(stdout, "seeded %d listings into %s in %s\n", *n, *path, time.Since(start).Round(time.Millisecond))
 	return nil
 }

@@ -131,6 +131,10 @@ func start(ctx context.Context, c *serveConfig, log *slog.Logger) (*service, err
 			d.Close()
 			return nil, fmt.Errorf("demo directory: %v", err)
 		}
+		if err := d.Analyze(ctx); err != nil {
+			d.Close()
+			return nil, err
+		}
 		log.Info("filled the new database with the demo directory", "seed", c.DemoSeed)
 	}
 	app.IdemTTL = c.IdemTTL

@@ -22,6 +22,7 @@ func (a *App) jobs() []Job {
 		{Name: "launch scheduler", Every: time.Minute, Run: a.GoLiveDue},
 		{Name: "idempotency purge", Every: time.Hour, Run: a.PurgeIdempotency},
 		{Name: "outbox delivery", Every: 15 * time.Second, Run: a.DeliverOutbox},
+		{Name: "planner statistics", Every: time.Hour, Run: a.DB.Optimize},
 	}, a.extraJobs...)
 }
 

@@ -40,8 +40,8 @@ func (a *App) getLeaderboard(ctx context.Context, in *ops.Input) (any, error) {
 		out[k] = v
 	}
 	var (
-		q, count string
-		args     []any
+		q, count, value, from string
+		args                  []any
 	)
 	switch board {
 	case "community-weekly":
@@ -53,32 +53,33 @@ func (a *App) getLeaderboard(ctx context.Context, in *ops.Input) (any, error) {
 			return nil, err
 		}
 		out["week"] = week
-		q = ` JOIN (SELECT listing_id, votes AS value FROM weekly_votes WHERE week = ?1) m ON m.listing_id = l.id
-			WHERE l.status = 'live' AND m.value > 0 ORDER BY m.value DESC, l.id LIMIT ?2 OFFSET ?3`
+		value = "m.votes"
+		q = ` JOIN weekly_votes m ON m.listing_id = l.id WHERE m.week = ?1 AND l.status = 'live' AND m.votes > 0
+			ORDER BY m.votes DESC, l.id LIMIT ?2 OFFSET ?3`
 		count = `SELECT count(*) FROM weekly_votes w JOIN listings l ON l.id = w.listing_id WHERE w.week = ?1 AND l.status = 'live' AND w.votes > 0`
 		args = []any{week}
 	case "community-all-time":
-		q = ` JOIN (SELECT id, votes AS value FROM listings) m ON m.id = l.id WHERE l.status = 'live' AND l.votes > 0
-			ORDER BY l.votes DESC, l.id LIMIT ?1 OFFSET ?2`
+		value = "l.votes"
+		q = ` WHERE l.status = 'live' AND l.votes > 0 ORDER BY l.votes DESC, l.id LIMIT ?1 OFFSET ?2`
 		count = `SELECT count(*) FROM listings WHERE status = 'live' AND votes > 0`
 	case "billboard":
-		q = ` JOIN (SELECT id, billboard_cents AS value FROM listings) m ON m.id = l.id WHERE l.status = 'live' AND l.billboard_cents > 0
-			ORDER BY l.billboard_cents DESC, l.id LIMIT ?1 OFFSET ?2`
+		value = "l.billboard_cents"
+		q = ` WHERE l.status = 'live' AND l.billboard_cents > 0 ORDER BY l.billboard_cents DESC, l.id LIMIT ?1 OFFSET ?2`
 		count = `SELECT count(*) FROM listings WHERE status = 'live' AND billboard_cents > 0`
 	case "domain-rating":
-		q = ` JOIN (SELECT id, domain_rating AS value FROM listings) m ON m.id = l.id WHERE l.status = 'live' AND l.domain_rating IS NOT NULL
-			ORDER BY l.domain_rating DESC, l.id LIMIT ?1 OFFSET ?2`
+		value = "l.domain_rating"
+		q = ` WHERE l.status = 'live' AND l.domain_rating IS NOT NULL ORDER BY l.domain_rating DESC, l.id LIMIT ?1 OFFSET ?2`
 		count = `SELECT count(*) FROM listings WHERE status = 'live' AND domain_rating IS NOT NULL`
 	case "revenue":
-		q = ` JOIN (SELECT listing_id, mrr_cents AS value FROM revenue) m ON m.listing_id = l.id WHERE l.status = 'live'
-			ORDER BY m.value DESC, l.id LIMIT ?1 OFFSET ?2`
+		value, from = "m.mrr_cents", db.RevenueFrom
+		q = ` WHERE l.status = 'live' ORDER BY m.mrr_cents DESC, l.id LIMIT ?1 OFFSET ?2`
 		count = `SELECT count(*) FROM revenue r JOIN listings l ON l.id = r.listing_id WHERE l.status = 'live'`
 	}
-	total, err := a.DB.Count(ctx, count, args...)
+	total, err := a.DB.PublicCount(ctx, count, args...)
 	if err != nil {
 		return nil, err
 	}
-	items, err := a.DB.Board(ctx, info["metric"].(string), off, q, append(args, lim, off)...)
+	items, err := a.DB.Board(ctx, info["metric"].(string), value, from, off, q, append(args, lim, off)...)
 	if err != nil {
 		return nil, err
 	}

@@ -90,12 +90,27 @@ func (a *App) createListingFromDraft(ctx context.Context, tx *sql.Tx, r *draftRo
 	return id, err
 }
 
+// syncScope says which parts of a draft a sync copies onto its listing.
+// submit_draft copies everything; a later update_draft copies only what it
+// changed, so edits the owner made on the listing itself are never lost.
+type syncScope struct {
+	all    bool
+	fields map[string]bool
+	parts  map[string]bool // faqs, founders, company_socials, story, milestones, seo
+}
+
+var syncAll = syncScope{all: true}
+
+func (s syncScope) field(n string) bool { return s.all || s.fields[n] }
+func (s syncScope) part(n string) bool  { return s.all || s.parts[n] }
+func (s syncScope) empty() bool         { return !s.all && len(s.fields) == 0 && len(s.parts) == 0 }
+
 // syncSubmitted updates the listing of an already submitted draft.
-func (a *App) syncSubmitted(ctx context.Context, tx *sql.Tx, r *draftRow, userID int64, op string) error {
-	if !r.listingID.Valid {
+func (a *App) syncSubmitted(ctx context.Context, tx *sql.Tx, r *draftRow, userID int64, op string, scope syncScope) error {
+	if !r.listingID.Valid || scope.empty() {
 		return nil
 	}
-	return a.syncListing(ctx, tx, r, userID, op)
+	return a.syncListing(ctx, tx, r, userID, op, scope)
 }
 
 func fieldStr(d *draftData, name string) string {
@@ -115,43 +130,74 @@ func fieldList(d *draftData, name string) []string {
 	return out
 }
 
-// syncListing copies the draft onto its listing in the same transaction and
-// keeps a revision, so the listing always matches the reviewed draft.
-func (a *App) syncListing(ctx context.Context, tx *sql.Tx, r *draftRow, userID int64, op string) error {
+// listingColumn maps a draft field to its listing column value.
+func listingColumn(d *draftData, name string) (string, any, bool) {
+	switch name {
+	case "name":
+		v := fieldStr(d, "name")
+		return "name", v, v != "" // a listing always keeps a name
+	case "founded_year":
+		if y, err := strconv.Atoi(strings.TrimSpace(fieldStr(d, name))); err == nil && y >= 1800 && y <= 2100 {
+			return name, y, true
+		}
+		return name, nil, true
+	case "country":
+		c := strings.ToUpper(fieldStr(d, name))
+		if !IsCountry(c) {
+			c = ""
+		}
+		return name, c, true
+	case "features", "usps", "keywords", "tags":
+		return name, db.EncodeJSON(fieldList(d, name)), true
+	case "categories":
+		return "", nil, false // handled by syncCategories
+	}
+	limits := map[string]int{"tagline": 200, "short_description": 300, "pricing_model": 40, "pricing_summary": 300, "city": 120}
+	v := fieldStr(d, name)
+	if n, ok := limits[name]; ok {
+		v = clip(v, n)
+	}
+	return name, v, true
+}
+
+// syncListing copies the draft (or the parts in scope) onto its listing in
+// the same transaction and keeps a revision for the site team.
+func (a *App) syncListing(ctx context.Context, tx *sql.Tx, r *draftRow, userID int64, op string, scope syncScope) error {
 	id, d := r.listingID.Int64, r.data
 	before, err := listingSnapshot(ctx, tx, id)
 	if err != nil {
 		return err
 	}
-	var founded any
-	if y, err := strconv.Atoi(strings.TrimSpace(fieldStr(d, "founded_year"))); err == nil && y >= 1800 && y <= 2100 {
-		founded = y
+	sets, args := []string{"not_found = ?", "updated_at = ?"}, []any{db.EncodeJSON(notFoundFields(d)), a.Now().UTC().Format(time.RFC3339)}
+	for _, f := range profileFields {
+		if !scope.field(f.Name) {
+			continue
+		}
+		if col, v, ok := listingColumn(d, f.Name); ok {
+			sets, args = append(sets, col+" = ?"), append(args, v)
+		}
 	}
-	country := strings.ToUpper(fieldStr(d, "country"))
-	if !IsCountry(country) {
-		country = ""
+	if scope.part("company_socials") {
+		sets, args = append(sets, "socials = ?"), append(args, db.EncodeJSON(d.CompanySocials))
 	}
-	name := fieldStr(d, "name")
-	if name == "" {
-		name = domainOf(r.url)
+	if scope.part("seo") {
+		sets, args = append(sets, "seo_title = ?", "seo_description = ?"), append(args, d.SEO["title"], d.SEO["meta"])
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE listings SET name=?, tagline=?, short_description=?, description=?, stage=?, pricing_model=?,
-		pricing_summary=?, country=?, city=?, founded_year=?, contact_email=?, demo_video_url=?, logo_url=?, features=?, usps=?,
-		keywords=?, tags=?, socials=?, not_found=?, seo_title=?, seo_description=?, updated_at=? WHERE id = ?`,
-		name, clip(fieldStr(d, "tagline"), 200), clip(fieldStr(d, "short_description"), 300), fieldStr(d, "description"),
-		fieldStr(d, "stage"), clip(fieldStr(d, "pricing_model"), 40), clip(fieldStr(d, "pricing_summary"), 300), country,
-		clip(fieldStr(d, "city"), 120), founded, fieldStr(d, "contact_email"), fieldStr(d, "demo_video_url"), fieldStr(d, "logo_url"),
-		db.EncodeJSON(fieldList(d, "features")), db.EncodeJSON(fieldList(d, "usps")), db.EncodeJSON(fieldList(d, "keywords")),
-		db.EncodeJSON(fieldList(d, "tags")), db.EncodeJSON(d.CompanySocials), db.EncodeJSON(notFoundFields(d)),
-		d.SEO["title"], d.SEO["meta"], a.Now().UTC().Format(time.RFC3339), id)
-	if err != nil {
+	if _, err := tx.ExecContext(ctx, "UPDATE listings SET "+strings.Join(sets, ", ")+" WHERE id = ?", append(args, id)...); err != nil {
 		return err
 	}
-	steps := []func(context.Context, *sql.Tx, int64, *draftData) error{
-		a.syncCategories, a.syncFounders, syncFAQs, a.syncStory, a.syncMilestones,
+	steps := []struct {
+		on   bool
+		step func(context.Context, *sql.Tx, int64, *draftData) error
+	}{
+		{scope.field("categories"), a.syncCategories}, {scope.part("founders"), a.syncFounders},
+		{scope.part("faqs"), syncFAQs}, {scope.part("story"), a.syncStory}, {scope.part("milestones"), a.syncMilestones},
 	}
-	for _, step := range steps {
-		if err := step(ctx, tx, id, d); err != nil {
+	for _, st := range steps {
+		if !st.on {
+			continue
+		}
+		if err := st.step(ctx, tx, id, d); err != nil {
 			return err
 		}
 	}
@@ -170,38 +216,30 @@ func clip(s string, n int) string {
 	return string(r[:n])
 }
 
-// syncCategories: the first category is primary; paid listings keep up to
-// three more, others only the primary.
+// syncCategories sets the primary category from the draft's first
+// category. Extra categories are bought (extra_categories) and never
+// touched here.
 func (a *App) syncCategories(ctx context.Context, tx *sql.Tx, id int64, d *draftData) error {
-	var plan string
-	if err := tx.QueryRowContext(ctx, `SELECT plan FROM listings WHERE id = ?`, id).Scan(&plan); err != nil {
+	names := fieldList(d, "categories")
+	if len(names) == 0 {
+		return nil // the listing keeps its primary category
+	}
+	var cid int64
+	err := tx.QueryRowContext(ctx, `SELECT id FROM categories WHERE name = ? COLLATE NOCASE`, names[0]).Scan(&cid)
+	if db.IsNoRows(err) {
+		return nil // a category removed since the draft was written
+	}
+	if err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM listing_categories WHERE listing_id = ?`, id); err != nil {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM listing_categories WHERE listing_id = ? AND is_primary = 1`, id); err != nil {
 		return err
 	}
-	var primary any
-	for i, name := range fieldList(d, "categories") {
-		if i > 0 && (plan != "paid" || i > 3) {
-			break
-		}
-		var cid int64
-		err := tx.QueryRowContext(ctx, `SELECT id FROM categories WHERE name = ? COLLATE NOCASE`, name).Scan(&cid)
-		if db.IsNoRows(err) {
-			continue // a category removed since the draft was written
-		}
-		if err != nil {
-			return err
-		}
-		if primary == nil {
-			primary = cid
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO listing_categories(listing_id, category_id, is_primary) VALUES(?,?,?)`,
-			id, cid, primary == cid); err != nil {
-			return err
-		}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO listing_categories(listing_id, category_id, is_primary) VALUES(?,?,1)
+		ON CONFLICT(listing_id, category_id) DO UPDATE SET is_primary = 1`, id, cid); err != nil {
+		return err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE listings SET primary_category_id = ? WHERE id = ?`, primary, id); err != nil {
+	if _, err := tx.ExecContext(ctx, `UPDATE listings SET primary_category_id = ? WHERE id = ?`, cid, id); err != nil {
 		return err
 	}
 	return db.RecountCategories(ctx, tx)

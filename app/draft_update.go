@@ -53,7 +53,7 @@ func (a *App) updateDraft(ctx context.Context, in *ops.Input) (any, error) {
 		if err := a.saveDraft(ctx, tx, r); err != nil {
 			return err
 		}
-		return a.syncSubmitted(ctx, tx, r, in.UserID(), "update_draft")
+		return a.syncSubmitted(ctx, tx, r, in.UserID(), "update_draft", editScope(&req, in))
 	})
 	if err != nil {
 		return nil, err
@@ -62,6 +62,26 @@ func (a *App) updateDraft(ctx context.Context, in *ops.Input) (any, error) {
 		a.enqueueDraft(draftJob{id: r.id, regenerate: regen})
 	}
 	return a.view(ctx, r), nil
+}
+
+// editScope is what an update_draft changed, for the listing sync.
+func editScope(req *updateDraftInput, in *ops.Input) syncScope {
+	s := syncScope{fields: map[string]bool{}, parts: map[string]bool{}}
+	for name := range req.Fields {
+		s.fields[name] = true
+	}
+	for _, name := range req.Restore {
+		s.fields[name] = true
+	}
+	for _, part := range []string{"faqs", "founders", "company_socials", "story", "milestones", "seo"} {
+		if in.Has(part) {
+			s.parts[part] = true
+		}
+	}
+	if in.Has("founder_socials") {
+		s.parts["founders"] = true
+	}
+	return s
 }
 
 // unlocked drops locked fields from a regenerate list: regenerate never

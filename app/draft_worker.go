@@ -238,7 +238,14 @@ func (a *App) applyProfile(ctx context.Context, id string, p *crawl.Profile, dro
 		if err := a.saveDraft(ctx, tx, r); err != nil {
 			return err
 		}
-		return a.syncSubmitted(ctx, tx, r, r.owner, "draft_regenerate")
+		scope := syncAll
+		if len(only) > 0 {
+			scope = syncScope{fields: map[string]bool{}}
+			for _, n := range only {
+				scope.fields[n] = true
+			}
+		}
+		return a.syncSubmitted(ctx, tx, r, r.owner, "draft_regenerate", scope)
 	})
 }
 

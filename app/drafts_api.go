@@ -173,7 +173,7 @@ func (a *App) submitDraft(ctx context.Context, in *ops.Input) (any, error) {
 			}
 			r.listingID = sql.NullInt64{Int64: id, Valid: true}
 		}
-		if err := a.syncListing(ctx, tx, r, in.UserID(), "submit_draft"); err != nil {
+		if err := a.syncListing(ctx, tx, r, in.UserID(), "submit_draft", syncAll); err != nil {
 			return err
 		}
 		out = map[string]any{"listing_id": r.listingID.Int64, "status": "draft", "draft": a.view(ctx, r),

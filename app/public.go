@@ -12,7 +12,7 @@ import (
 )
 
 func (a *App) getSiteInfo(ctx context.Context, in *ops.Input) (any, error) {
-	live, err := a.DB.Count(ctx, `SELECT count(*) FROM listings WHERE status = 'live'`)
+	live, err := a.DB.PublicCount(ctx, `SELECT count(*) FROM listings WHERE status = 'live'`)
 	if err != nil {
 		return nil, err
 	}
@@ -271,7 +271,7 @@ func (a *App) listLaunches(ctx context.Context, in *ops.Input) (any, error) {
 func (a *App) launchedBetween(ctx context.Context, day string, off, lim int) ([]db.Summary, int, error) {
 	const cond = ` WHERE l.status = 'live' AND l.launched_at >= ?1 AND l.launched_at < ?2`
 	next := mustDate(day).AddDate(0, 0, 1).Format(dateLayout)
-	total, err := a.DB.Count(ctx, `SELECT count(*) FROM listings l`+cond, day, next)
+	total, err := a.DB.PublicCount(ctx, `SELECT count(*) FROM listings l`+cond, day, next)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -27,6 +27,8 @@ type DB struct {
 	W    *sql.DB // the single writer
 	R    *sql.DB // readers
 	Path string
+
+	counts countCache
 }
 
 func dsn(path string, readOnly bool) string {
@@ -72,6 +74,10 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		w.Close()
 		return nil, err
 	}
+	if err := d.analyzeIfMissing(ctx); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("analyze %s: %w", path, err)
+	}
 	r, err := sql.Open("sqlite", dsn(path, true))
 	if err != nil {
 		w.Close()
@@ -84,13 +90,51 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	return d, nil
 }
 
+// Planner statistics: without them SQLite may scan every listing for a
+// query that touches a dozen rows; with statistics taken while tables were
+// tiny it makes the same mistake as they grow. So statistics are taken once
+// a database holds real data (Analyze, after seeding and at open when
+// missing) and refreshed by PRAGMA optimize (hourly and at close), which
+// re-analyzes tables whose size changed a lot. analysis_limit keeps each
+// run fast on big files.
+
+// Analyze takes planner statistics of every table.
+func (d *DB) Analyze(ctx context.Context) error {
+	_, err := d.W.ExecContext(ctx, `PRAGMA analysis_limit=1000; ANALYZE;`)
+	return err
+}
+
+// Optimize refreshes statistics that went stale.
+func (d *DB) Optimize(ctx context.Context) error {
+	_, err := d.W.ExecContext(ctx, `PRAGMA analysis_limit=1000; PRAGMA optimize;`)
+	return err
+}
+
+// analyzeIfMissing analyzes a database with real data but no statistics.
+func (d *DB) analyzeIfMissing(ctx context.Context) error {
+	var stats, rows int
+	if err := d.W.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_stat1'`).Scan(&stats); err != nil {
+		return err
+	}
+	if stats > 0 {
+		return nil
+	}
+	if err := d.W.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM listings LIMIT 1000)`).Scan(&rows); err != nil {
+		return err
+	}
+	if rows < 1000 {
+		return nil
+	}
+	return d.Analyze(ctx)
+}
+
 // Close closes both pools; the writer last so the WAL is checkpointed.
 func (d *DB) Close() error {
 	var errs []error
 	if d.R != nil {
 		errs = append(errs, d.R.Close())
 	}
-	if _, err := d.W.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+	if _, err := d.W.Exec("PRAGMA analysis_limit=1000; PRAGMA optimize; PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
 		errs = append(errs, err)
 	}
 	errs = append(errs, d.W.Close())

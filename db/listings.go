@@ -83,8 +83,9 @@ type SearchFilter struct {
 
 // ftsCandidates bounds how many matches bm25 ranks. bm25 scores every row it
 // is asked about, so ranking all matches of a common word costs 100+ ms at
-// 100k listings; ranking the newest N matches keeps it to a few ms.
-const ftsCandidates = 2000
+// 100k listings; ranking the newest N matches keeps it to a few ms. Words
+// with fewer matches (nearly every real query) are ranked completely.
+const ftsCandidates = 500
 
 // sortOrder maps sort names to ORDER BY clauses backed by indexes.
 var sortOrder = map[string]string{
@@ -96,8 +97,9 @@ var sortOrder = map[string]string{
 }
 
 // FTSQuery turns user text into a safe FTS5 query: each word quoted (so
-// operators in input are literal) and the last word a prefix.
-func FTSQuery(q string) string {
+// operators in input are literal); with prefix the last word also matches
+// as a prefix.
+func FTSQuery(q string, prefix bool) string {
 	var parts []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
 		return !(r == '-' || r == '\'' || r == '.' || r == '+' || r == '#' || r == '_' || isWordRune(r))
@@ -110,7 +112,9 @@ func FTSQuery(q string) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	parts[len(parts)-1] += "*"
+	if prefix {
+		parts[len(parts)-1] += "*"
+	}
 	return strings.Join(parts, " ")
 }
 
@@ -127,7 +131,7 @@ func (d *DB) SearchListings(ctx context.Context, f SearchFilter) ([]Summary, int
 		where = append(where, "l.status = 'live'")
 	}
 	if f.Category != "" {
-		where = append(where, `l.id IN (SELECT lc.listing_id FROM listing_categories lc JOIN categories k ON k.id = lc.category_id
+		where = append(where, d.categoryCond(ctx, f.Category)+` (SELECT lc.listing_id FROM listing_categories lc JOIN categories k ON k.id = lc.category_id
 			WHERE k.slug = ? OR k.parent_id = (SELECT id FROM categories WHERE slug = ?))`)
 		args = append(args, f.Category, f.Category)
 	}
@@ -137,19 +141,45 @@ func (d *DB) SearchListings(ctx context.Context, f SearchFilter) ([]Summary, int
 			args = append(args, fl.val)
 		}
 	}
-	fts := FTSQuery(f.Q)
-	if f.Q != "" && fts == "" {
+	exact := FTSQuery(f.Q, false)
+	if f.Q != "" && exact == "" {
 		return []Summary{}, 0, nil
 	}
-	if fts == "" {
+	if exact == "" {
 		return d.filteredList(ctx, where, args, f)
 	}
+	// Whole words first; only when they match nothing is the last word
+	// tried as a prefix ("quick" finds "quickbase"). Expanding a short,
+	// common prefix is what makes full-text queries slow.
+	items, total, err := d.textSearch(ctx, exact, where, args, f)
+	if err != nil || total > 0 {
+		return items, total, err
+	}
+	return d.textSearch(ctx, FTSQuery(f.Q, true), where, args, f)
+}
+
+func (d *DB) textSearch(ctx context.Context, fts string, where []string, args []any, f SearchFilter) ([]Summary, int, error) {
 	if f.Sort == "relevance" || f.Sort == "" {
 		return d.rankedSearch(ctx, fts, where, args, f)
 	}
 	where = append(where, "l.id IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?)")
 	args = append(args, fts)
 	return d.filteredList(ctx, where, args, f)
+}
+
+// bigCategory is the live count above which a category filter reads the
+// sort index and checks membership, instead of sorting every member.
+const bigCategory = 2000
+
+// categoryCond picks the plan of a category filter by the category's size.
+// The unary + stops SQLite from driving the query by the membership list.
+func (d *DB) categoryCond(ctx context.Context, slug string) string {
+	var n int
+	d.R.QueryRowContext(ctx, `SELECT live_count FROM categories WHERE slug = ?`, slug).Scan(&n)
+	if n > bigCategory {
+		return "+l.id IN"
+	}
+	return "l.id IN"
 }
 
 func (d *DB) filteredList(ctx context.Context, where []string, args []any, f SearchFilter) ([]Summary, int, error) {
@@ -161,8 +191,8 @@ func (d *DB) filteredList(ctx context.Context, where []string, args []any, f Sea
 		}
 	}
 	cond := strings.Join(where, " AND ")
-	var total int
-	if err := d.R.QueryRowContext(ctx, "SELECT count(*) FROM listings l WHERE "+cond, args...).Scan(&total); err != nil {
+	total, err := d.PublicCount(ctx, "SELECT count(*) FROM listings l WHERE "+cond, args...)
+	if err != nil {
 		return nil, 0, err
 	}
 	items, err := querySummaries(ctx, d.R, "SELECT "+summaryCols+summaryFrom+" WHERE "+cond+
@@ -174,9 +204,11 @@ func (d *DB) filteredList(ctx context.Context, where []string, args []any, f Sea
 // subquery limited to the newest ftsCandidates matches.
 func (d *DB) rankedSearch(ctx context.Context, fts string, where []string, args []any, f SearchFilter) ([]Summary, int, error) {
 	cond := strings.Join(where, " AND ")
-	var total int
-	if err := d.R.QueryRowContext(ctx, `SELECT count(*) FROM listings l WHERE l.id IN
-		(SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?) AND `+cond, append([]any{fts}, args...)...).Scan(&total); err != nil {
+	// CROSS JOIN keeps the FTS match as the outer loop: a rare word then
+	// costs a few lookups instead of a scan of every live listing.
+	total, err := d.PublicCount(ctx, `SELECT count(*) FROM listings_fts CROSS JOIN listings l ON l.id = listings_fts.rowid
+		WHERE listings_fts MATCH ? AND `+cond, append([]any{fts}, args...)...)
+	if err != nil {
 		return nil, 0, ftsErr(err)
 	}
 	q := `WITH m AS (SELECT rowid AS id, bm25(listings_fts, 10.0, 5.0, 1.0, 2.0, 3.0) AS score

@@ -24,8 +24,8 @@ type Alternative struct {
 func (d *DB) Alternatives(ctx context.Context, id int64, offset, limit int) ([]Alternative, int, error) {
 	const cond = ` WHERE l.status = 'live' AND l.id != ?1 AND (l.id IN (SELECT alternative_id FROM alternatives WHERE listing_id = ?1 AND approved = 1)
 		OR l.primary_category_id = (SELECT primary_category_id FROM listings WHERE id = ?1))`
-	var total int
-	if err := d.R.QueryRowContext(ctx, `SELECT count(*) FROM listings l`+cond, id).Scan(&total); err != nil {
+	total, err := d.PublicCount(ctx, `SELECT count(*) FROM listings l`+cond, id)
+	if err != nil {
 		return nil, 0, err
 	}
 	rows, err := d.R.QueryContext(ctx, `SELECT `+summaryCols+`,
@@ -158,8 +158,8 @@ func RecountCategories(ctx context.Context, tx *sql.Tx) error {
 // then scheduled ones.
 func (d *DB) WeekLaunches(ctx context.Context, week string, offset, limit int) ([]Summary, int, error) {
 	const cond = ` WHERE l.launch_week = ?1 AND l.status IN ('live','scheduled')`
-	var total int
-	if err := d.R.QueryRowContext(ctx, `SELECT count(*) FROM listings l`+cond, week).Scan(&total); err != nil {
+	total, err := d.PublicCount(ctx, `SELECT count(*) FROM listings l`+cond, week)
+	if err != nil {
 		return nil, 0, err
 	}
 	items, err := querySummaries(ctx, d.R, `SELECT `+summaryCols+summaryFrom+`
@@ -175,6 +175,9 @@ func (d *DB) Count(ctx context.Context, query string, args ...any) (int, error) 
 	return n, err
 }
 
+// RevenueFrom drives the revenue board from its ranking index.
+const RevenueFrom = ` FROM revenue m CROSS JOIN listings l ON l.id = m.listing_id LEFT JOIN categories c ON c.id = l.primary_category_id `
+
 // Summaries runs a summary query; cond follows FROM listings l JOIN categories c.
 func (d *DB) Summaries(ctx context.Context, tail string, args ...any) ([]Summary, error) {
 	return querySummaries(ctx, d.R, "SELECT "+summaryCols+summaryFrom+tail, args...)
@@ -187,9 +190,13 @@ type BoardItem struct {
 	Metric  map[string]any `json:"metric"`
 }
 
-// Board runs a leaderboard query whose extra last column is the metric value.
-func (d *DB) Board(ctx context.Context, metric string, offset int, query string, args ...any) ([]BoardItem, error) {
-	rows, err := d.R.QueryContext(ctx, "SELECT "+summaryCols+", m.value"+summaryFrom+query, args...)
+// Board runs a leaderboard query; value is the SQL expression of the
+// metric and from replaces the default FROM clause when not empty.
+func (d *DB) Board(ctx context.Context, metric, value, from string, offset int, query string, args ...any) ([]BoardItem, error) {
+	if from == "" {
+		from = summaryFrom
+	}
+	rows, err := d.R.QueryContext(ctx, "SELECT "+summaryCols+", "+value+" "+from+query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -240,8 +247,8 @@ func (d *DB) Founders(ctx context.Context, q, country string, offset, limit int)
 	where = append(where, `EXISTS (SELECT 1 FROM listing_founders lf JOIN listings l ON l.id = lf.listing_id
 		WHERE lf.founder_id = f.id AND l.status = 'live')`)
 	cond := strings.Join(where, " AND ")
-	var total int
-	if err := d.R.QueryRowContext(ctx, "SELECT count(*) FROM founders f WHERE "+cond, args...).Scan(&total); err != nil {
+	total, err := d.PublicCount(ctx, "SELECT count(*) FROM founders f WHERE "+cond, args...)
+	if err != nil {
 		return nil, 0, err
 	}
 	rows, err := d.R.QueryContext(ctx, `SELECT f.id, f.slug, f.name, f.title, f.bio, f.country, f.socials FROM founders f
@@ -325,8 +332,8 @@ func (d *DB) BlogPosts(ctx context.Context, q string, offset, limit int) ([]Blog
 		cond = `(title LIKE ?1 ESCAPE '\' OR summary LIKE ?1 ESCAPE '\' OR body_md LIKE ?1 ESCAPE '\')`
 		args = append(args, "%"+likeEscape(q)+"%")
 	}
-	var total int
-	if err := d.R.QueryRowContext(ctx, "SELECT count(*) FROM blog_posts WHERE "+cond, args...).Scan(&total); err != nil {
+	total, err := d.PublicCount(ctx, "SELECT count(*) FROM blog_posts WHERE "+cond, args...)
+	if err != nil {
 		return nil, 0, err
 	}
 	n := len(args)
@@ -390,8 +397,8 @@ func (d *DB) Awards(ctx context.Context, listingSlug string, offset, limit int) 
 		cond += " AND l.slug = ?"
 		args = append(args, listingSlug)
 	}
-	var total int
-	if err := d.R.QueryRowContext(ctx, "SELECT count(*) FROM awards a JOIN listings l ON l.id = a.listing_id WHERE "+cond, args...).Scan(&total); err != nil {
+	total, err := d.PublicCount(ctx, "SELECT count(*) FROM awards a JOIN listings l ON l.id = a.listing_id WHERE "+cond, args...)
+	if err != nil {
 		return nil, 0, err
 	}
 	rows, err := d.R.QueryContext(ctx, "SELECT "+summaryCols+", a.week, a.rank, a.votes"+summaryFrom+
