@@ -1,12 +1,37 @@
 package app
 
 import (
+	"strconv"
 	"strings"
 
 	"launchdir/ops"
 )
 
 var draftID = path("id", ops.Str(36).Fmt("uuid").Desc("Draft id (UUID)."))
+
+// draftFieldChecks are the format rules of draft fields beyond length,
+// the same rules the owner listing fields apply.
+var draftFieldChecks = map[string]func(*ops.Schema) *ops.Schema{
+	"logo_url":       func(s *ops.Schema) *ops.Schema { return s.Checked(httpLink) },
+	"demo_video_url": func(s *ops.Schema) *ops.Schema { return s.Checked(httpLink) },
+	"contact_email":  func(s *ops.Schema) *ops.Schema { return s.Fmt("email") },
+	"country":        func(s *ops.Schema) *ops.Schema { return s.Checked(isoCountry).Desc("ISO 3166-1 alpha-2.") },
+	"founded_year": func(s *ops.Schema) *ops.Schema {
+		return s.Checked(yearText).Desc("A year, 1800 to 2100, as text.")
+	},
+}
+
+// yearText accepts "" or a year 1800..2100 written as digits.
+func yearText(v any) string {
+	s, _ := v.(string)
+	if s == "" {
+		return ""
+	}
+	if y, err := strconv.Atoi(s); err != nil || y < 1800 || y > 2100 {
+		return "must be a year from 1800 to 2100"
+	}
+	return ""
+}
 
 // draftFieldsSchema: every draft profile field, nullable (null removes).
 func draftFieldsSchema() *ops.Schema {
@@ -15,6 +40,9 @@ func draftFieldsSchema() *ops.Schema {
 		s := ops.Str(f.Max)
 		if f.List {
 			s = ops.Arr(ops.Str(f.Max), 20)
+		}
+		if check := draftFieldChecks[f.Name]; check != nil {
+			s = check(s)
 		}
 		props = append(props, ops.P(f.Name, s.OrNull()))
 	}

@@ -200,38 +200,128 @@ func (d *DB) filteredList(ctx context.Context, where []string, args []any, f Sea
 	return items, total, err
 }
 
-// rankedSearch ranks by bm25 (name weighted highest) inside an FTS
-// subquery limited to the newest ftsCandidates matches.
+// rankedSearch orders matches as one stable sequence, so every page agrees:
+// first the newest ftsCandidates matches ranked by bm25 (name weighted
+// highest), then any older matches, newest first. A word with fewer
+// matches than that (nearly every real query) is ranked completely.
 func (d *DB) rankedSearch(ctx context.Context, fts string, where []string, args []any, f SearchFilter) ([]Summary, int, error) {
 	cond := strings.Join(where, " AND ")
 	// CROSS JOIN keeps the FTS match as the outer loop: a rare word then
 	// costs a few lookups instead of a scan of every live listing.
 	total, err := d.PublicCount(ctx, `SELECT count(*) FROM listings_fts CROSS JOIN listings l ON l.id = listings_fts.rowid
 		WHERE listings_fts MATCH ? AND `+cond, append([]any{fts}, args...)...)
+	if err != nil || total == 0 {
+		return []Summary{}, total, ftsErr(err)
+	}
+	ranked, oldest, err := d.rankCandidates(ctx, fts, cond, args)
 	if err != nil {
 		return nil, 0, ftsErr(err)
 	}
-	q := `WITH m AS (SELECT rowid AS id, bm25(listings_fts, 10.0, 5.0, 1.0, 2.0, 3.0) AS score
+	var ids []int64
+	if f.Offset < len(ranked) {
+		ids = ranked[f.Offset:min(len(ranked), f.Offset+f.Limit)]
+	}
+	if rest := f.Limit - len(ids); rest > 0 && oldest > 0 {
+		more, err := d.olderMatches(ctx, fts, cond, args, oldest, max(0, f.Offset-len(ranked)), rest)
+		if err != nil {
+			return nil, 0, ftsErr(err)
+		}
+		ids = append(ids, more...)
+	}
+	items, err := d.summariesByID(ctx, ids)
+	return items, total, err
+}
+
+// rankCandidates returns the ids of the newest candidates that pass the
+// filters, best bm25 first, and the oldest candidate id when older matches
+// exist (0 otherwise).
+func (d *DB) rankCandidates(ctx context.Context, fts, cond string, args []any) ([]int64, int64, error) {
+	rows, err := d.R.QueryContext(ctx, `WITH m AS (SELECT rowid AS id, bm25(listings_fts, 10.0, 5.0, 1.0, 2.0, 3.0) AS score
 			FROM listings_fts WHERE listings_fts MATCH ? ORDER BY rowid DESC LIMIT ?)
-		SELECT ` + summaryCols + summaryFrom + ` JOIN m ON m.id = l.id WHERE ` + cond +
-		` ORDER BY m.score, l.votes DESC, l.id LIMIT ? OFFSET ?`
-	all := append([]any{fts, ftsCandidates}, args...)
-	items, err := querySummaries(ctx, d.R, q, append(all, f.Limit, f.Offset)...)
+		SELECT m.id, m.id = (SELECT min(id) FROM m), (SELECT count(*) FROM m) FROM m JOIN listings l ON l.id = m.id WHERE `+cond+`
+		ORDER BY m.score, l.votes DESC, l.id DESC`, append([]any{fts, ftsCandidates}, args...)...)
 	if err != nil {
-		return nil, 0, ftsErr(err)
+		return nil, 0, err
 	}
-	// Filters can leave fewer than a page of the newest candidates: fall back
-	// to an unranked-by-bm25 list of every match, still correct and indexed.
-	if len(items) < f.Limit && f.Offset+len(items) < total {
-		where = append(where, "l.id IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?)")
-		f.Sort = "votes"
-		return d.filteredList(ctx, where, append(args, fts), f)
+	defer rows.Close()
+	var (
+		ids    []int64
+		oldest int64
+		n      int
+	)
+	for rows.Next() {
+		var id int64
+		var isMin bool
+		if err := rows.Scan(&id, &isMin, &n); err != nil {
+			return nil, 0, err
+		}
+		ids = append(ids, id)
+		if isMin {
+			oldest = id
+		}
 	}
-	return items, total, nil
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	if n < ftsCandidates {
+		return ids, 0, nil // every match was ranked
+	}
+	if oldest == 0 { // the oldest candidate was filtered out: find its id
+		err = d.R.QueryRowContext(ctx, `SELECT min(id) FROM (SELECT rowid AS id FROM listings_fts WHERE listings_fts MATCH ?
+			ORDER BY rowid DESC LIMIT ?)`, fts, ftsCandidates).Scan(&oldest)
+	}
+	return ids, oldest, err
+}
+
+// olderMatches pages through matches older than the ranked candidates.
+func (d *DB) olderMatches(ctx context.Context, fts, cond string, args []any, below int64, offset, limit int) ([]int64, error) {
+	rows, err := d.R.QueryContext(ctx, `SELECT l.id FROM listings_fts CROSS JOIN listings l ON l.id = listings_fts.rowid
+		WHERE listings_fts MATCH ? AND listings_fts.rowid < ? AND `+cond+` ORDER BY listings_fts.rowid DESC LIMIT ? OFFSET ?`,
+		append(append([]any{fts, below}, args...), limit, offset)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// summariesByID loads summaries keeping the order of ids.
+func (d *DB) summariesByID(ctx context.Context, ids []int64) ([]Summary, error) {
+	out := make([]Summary, 0, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	marks := strings.TrimSuffix(strings.Repeat("?,", len(ids)), ",")
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	list, err := querySummaries(ctx, d.R, "SELECT "+summaryCols+summaryFrom+" WHERE l.id IN ("+marks+")", args...)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int64]Summary, len(list))
+	for _, s := range list {
+		byID[s.ID] = s
+	}
+	for _, id := range ids {
+		if s, ok := byID[id]; ok {
+			out = append(out, s)
+		}
+	}
+	return out, nil
 }
 
 func ftsErr(err error) error {
-	if strings.Contains(err.Error(), "fts5") {
+	if err != nil && strings.Contains(err.Error(), "fts5") {
 		return fmt.Errorf("search syntax: %w", err)
 	}
 	return err

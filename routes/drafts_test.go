@@ -195,6 +195,13 @@ func TestUpdateDraftStatesAndBounds(t *testing.T) {
 		{name: "list 20x200", method: "PATCH", path: p, body: map[string]any{"fields": map[string]any{"features": items(20, 200)}}, status: 200},
 		{name: "list 21", method: "PATCH", path: p, body: map[string]any{"fields": map[string]any{"features": items(21, 1)}}, status: 400},
 		{name: "list item 201", method: "PATCH", path: p, body: map[string]any{"fields": map[string]any{"tags": items(1, 201)}}, status: 400, contains: []string{`"field":"fields.tags[0]"`}},
+		{name: "logo javascript", method: "PATCH", path: p, body: map[string]any{"fields": map[string]any{"logo_url": "javascript:alert(1)"}}, status: 400, contains: []string{`"field":"fields.logo_url"`}},
+		{name: "video not link", method: "PATCH", path: p, body: map[string]any{"fields": map[string]any{"demo_video_url": "ftp://v"}}, status: 400},
+		{name: "email bad", method: "PATCH", path: p, body: map[string]any{"fields": map[string]any{"contact_email": "not an email"}}, status: 400, contains: []string{`"field":"fields.contact_email"`}},
+		{name: "country bad", method: "PATCH", path: p, body: map[string]any{"fields": map[string]any{"country": "Narnia"}}, status: 400},
+		{name: "year bad", method: "PATCH", path: p, body: map[string]any{"fields": map[string]any{"founded_year": "abc"}}, status: 400},
+		{name: "year 1799", method: "PATCH", path: p, body: map[string]any{"fields": map[string]any{"founded_year": "1799"}}, status: 400},
+		{name: "year 2100", method: "PATCH", path: p, body: map[string]any{"fields": map[string]any{"founded_year": "2100", "country": "pt", "logo_url": "https://a.example/l.png"}}, status: 200},
 		{name: "unknown field", method: "PATCH", path: p, body: map[string]any{"fields": map[string]any{"votes": "9"}}, status: 400, contains: []string{`"field":"fields.votes"`}},
 		{name: "category unknown", method: "PATCH", path: p, body: map[string]any{"fields": map[string]any{"categories": []string{"Databases", "Astrology"}}}, status: 400, contains: []string{`"field":"fields.categories[1]"`}},
 		{name: "category ok", method: "PATCH", path: p, body: map[string]any{"fields": map[string]any{"categories": []string{"Databases", "SEO"}}}, status: 200},
@@ -245,6 +252,19 @@ func TestSubmitDraftAndSync(t *testing.T) {
 	mine = e.Do("GET", fmt.Sprintf("/api/v1/me/listings/%d", lid), nil, e.owner...)
 	if !strings.Contains(string(mine.Body), "Edited after submit") {
 		t.Fatalf("listing not synced: %s", mine.Body)
+	}
+	// Owner edits made on the listing survive later draft edits of other parts.
+	lp := fmt.Sprintf("/api/v1/me/listings/%d", lid)
+	e.Do("PATCH", lp, map[string]any{"fields": map[string]any{"tagline": "Owner tagline", "seo_title": "Owner SEO"},
+		"faqs": []any{map[string]any{"question": "Owner Q?", "answer": "Owner A."}}}, e.owner...)
+	e.Do("POST", lp+"/milestones", map[string]any{"date": "2026-01-01", "title": "Owner milestone"}, e.owner...)
+	e.Do("PATCH", "/api/v1/drafts/"+id, map[string]any{"lock_fields": []string{"city"}}, e.owner...)
+	e.Do("PATCH", "/api/v1/drafts/"+id, map[string]any{"fields": map[string]any{"city": "Porto"}}, e.owner...)
+	mine = e.Do("GET", lp, nil, e.owner...)
+	for _, want := range []string{"Owner tagline", "Owner SEO", "Owner Q?", "Owner milestone", `"city":"Porto"`} {
+		if !strings.Contains(string(mine.Body), want) {
+			t.Errorf("after draft edits the listing lost %q", want)
+		}
 	}
 	again := e.Do("POST", "/api/v1/drafts/"+id+"/submit", nil, e.owner...)
 	if int64(again.JSON()["listing_id"].(float64)) != lid {
