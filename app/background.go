@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"database/sql"
+	"fmt"
+	"runtime/debug"
 	"time"
 
 	"launchdir/db"
@@ -23,6 +25,7 @@ func (a *App) jobs() []Job {
 		{Name: "idempotency purge", Every: time.Hour, Run: a.PurgeIdempotency},
 		{Name: "outbox delivery", Every: 15 * time.Second, Run: a.DeliverOutbox},
 		{Name: "planner statistics", Every: time.Hour, Run: a.DB.Optimize},
+		{Name: "draft sweep", Every: time.Minute, Run: a.SweepDrafts},
 	}, a.extraJobs...)
 }
 
@@ -40,7 +43,7 @@ func (a *App) RunBackground(ctx context.Context) {
 			t := time.NewTicker(j.Every)
 			defer t.Stop()
 			for {
-				if err := j.Run(ctx); err != nil && ctx.Err() == nil {
+				if err := a.runJob(ctx, j); err != nil && ctx.Err() == nil {
 					a.Log.Error("background job", "job", j.Name, "err", err)
 				}
 				select {
@@ -54,6 +57,17 @@ func (a *App) RunBackground(ctx context.Context) {
 	for range len(jobs) + 1 {
 		<-done
 	}
+}
+
+// runJob runs one job, turning a panic into an error: a bug in one job
+// must not take the server down.
+func (a *App) runJob(ctx context.Context, j Job) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v\n%s", r, debug.Stack())
+		}
+	}()
+	return j.Run(ctx)
 }
 
 // GoLiveDue makes scheduled listings live once their launch week has begun.

@@ -89,8 +89,14 @@ func (a *App) claimListing(ctx context.Context, in *ops.Input) (any, error) {
 			return &ops.Error{Code: ops.CodeConflict, Detail: fmt.Sprintf("you already have pending claim %d for this listing; verify it or wait", existing),
 				Extra: map[string]any{"claim_id": existing}}
 		}
+		stored := token
+		if method == "email" {
+			// The emailed link is a bearer secret: keep only its hash. The
+			// other methods' tokens are public by design (published on the site).
+			stored = HashSecret(token)
+		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO claims(listing_id, user_id, method, token, email, status, created_at) VALUES(?,?,?,?,?,'pending',?)`,
-			listingID, uid, method, token, email, c.CreatedAt)
+			listingID, uid, method, stored, email, c.CreatedAt)
 		if err != nil {
 			return err
 		}
@@ -253,8 +259,12 @@ func hasMetaTag(html, token string) bool {
 func (a *App) grantClaim(ctx context.Context, tx *sql.Tx, claimID int64) error {
 	now := a.Now().UTC().Format(time.RFC3339)
 	var listingID, userID int64
-	if err := tx.QueryRowContext(ctx, `SELECT listing_id, user_id FROM claims WHERE id = ? AND status = 'pending'`, claimID).
-		Scan(&listingID, &userID); err != nil {
+	err := tx.QueryRowContext(ctx, `SELECT listing_id, user_id FROM claims WHERE id = ? AND status = 'pending'`, claimID).
+		Scan(&listingID, &userID)
+	if db.IsNoRows(err) {
+		return nil // a parallel verification granted it already
+	}
+	if err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE claims SET status = 'verified', verified_at = ?, last_error = '' WHERE id = ?`, now, claimID); err != nil {
@@ -267,13 +277,21 @@ func (a *App) grantClaim(ctx context.Context, tx *sql.Tx, claimID int64) error {
 	return a.revise(ctx, tx, "listing_owner", listingID, listingID, userID, "verify_claim", nil, map[string]any{"claim_id": claimID, "role": "claimed"})
 }
 
-// VerifyClaimEmail verifies an email claim when its link is opened.
+// ClaimEmailPending reports the listing of a pending email claim link.
+func (a *App) ClaimEmailPending(ctx context.Context, token string) (string, error) {
+	var slug string
+	err := a.DB.R.QueryRowContext(ctx, `SELECT l.slug FROM claims c JOIN listings l ON l.id = c.listing_id
+		WHERE c.token = ? AND c.method = 'email' AND c.status = 'pending'`, HashSecret(token)).Scan(&slug)
+	return slug, notFound(err, "pending claim for this link")
+}
+
+// VerifyClaimEmail verifies an email claim when its link is confirmed.
 func (a *App) VerifyClaimEmail(ctx context.Context, token string) (string, error) {
 	var slug string
 	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		var id int64
 		err := tx.QueryRowContext(ctx, `SELECT c.id, l.slug FROM claims c JOIN listings l ON l.id = c.listing_id
-			WHERE c.token = ? AND c.method = 'email' AND c.status = 'pending'`, token).Scan(&id, &slug)
+			WHERE c.token = ? AND c.method = 'email' AND c.status = 'pending'`, HashSecret(token)).Scan(&id, &slug)
 		if err != nil {
 			return notFound(err, "pending claim for this link")
 		}

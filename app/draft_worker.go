@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -37,6 +38,7 @@ type draftPipeline struct {
 	queue    chan draftJob
 	mu       sync.Mutex
 	progress map[string][2]int // draft id -> pages done, planned
+	inFlight map[string]bool   // queued or running, so the sweep skips them
 }
 
 // SetDraftPipeline installs the crawler and drafter (main and tests).
@@ -47,20 +49,42 @@ func (a *App) SetDraftPipeline(c DraftConfig) {
 	if c.Drafter == nil {
 		c.Drafter = crawl.NewBuiltinDrafter()
 	}
-	a.drafts = &draftPipeline{cfg: c, queue: make(chan draftJob, 4096), progress: map[string][2]int{}}
+	a.drafts = &draftPipeline{cfg: c, queue: make(chan draftJob, 4096), progress: map[string][2]int{}, inFlight: map[string]bool{}}
 }
 
 func (a *App) enqueueDraft(j draftJob) {
 	if a.drafts == nil {
 		return
 	}
+	a.drafts.mu.Lock()
+	defer a.drafts.mu.Unlock()
+	if a.drafts.inFlight[j.id] && len(j.regenerate) == 0 {
+		return
+	}
 	select {
 	case a.drafts.queue <- j:
+		a.drafts.inFlight[j.id] = true
 	default:
-		// The queue is full: the job stays in its status and is picked up
-		// by the resume sweep, so nothing is lost.
-		a.Log.Warn("draft queue full; job will be resumed by the sweep", "draft", j.id)
+		// The queue is full: the job stays in its status and the sweep
+		// (every minute) queues it again, so nothing is lost.
+		a.Log.Warn("draft queue full; the sweep will queue it again", "draft", j.id)
 	}
+}
+
+func (a *App) doneDraft(id string) {
+	a.drafts.mu.Lock()
+	delete(a.drafts.inFlight, id)
+	delete(a.drafts.progress, id)
+	a.drafts.mu.Unlock()
+}
+
+// SweepDrafts queues drafts left in crawling or drafting that no worker
+// holds: after a full queue, a crash of a job, or a restart.
+func (a *App) SweepDrafts(ctx context.Context) error {
+	if a.drafts == nil || a.drafts.cfg.Crawler == nil {
+		return nil
+	}
+	return a.ResumeDrafts(ctx)
 }
 
 // runDraftWorkers resumes interrupted jobs and serves the queue until ctx ends.
@@ -81,7 +105,7 @@ func (a *App) runDraftWorkers(ctx context.Context) {
 				case <-ctx.Done():
 					return
 				case j := <-a.drafts.queue:
-					a.runDraftJob(ctx, j)
+					a.safeDraftJob(ctx, j)
 				}
 			}
 		}()
@@ -129,6 +153,19 @@ func (a *App) DraftProgress(id string) (done, planned int) {
 	return p[0], p[1]
 }
 
+// safeDraftJob runs a job; a panic (hostile HTML can reach parser bugs)
+// fails that draft instead of the process.
+func (a *App) safeDraftJob(ctx context.Context, j draftJob) {
+	defer a.doneDraft(j.id)
+	defer func() {
+		if r := recover(); r != nil {
+			a.Log.Error("draft job panic", "draft", j.id, "panic", r, "stack", string(debug.Stack()))
+			a.failDraft(ctx, j.id, &crawl.FetchError{Kind: "internal", Message: "drafting failed on an internal error; submit the URL again"})
+		}
+	}()
+	a.runDraftJob(ctx, j)
+}
+
 func (a *App) runDraftJob(ctx context.Context, j draftJob) {
 	r, err := loadDraft(ctx, a.DB.R, j.id)
 	if err != nil {
@@ -148,6 +185,7 @@ func (a *App) runDraftJob(ctx context.Context, j draftJob) {
 		pages = res.Pages
 		if err := a.setDraftPages(ctx, r.id, pages); err != nil {
 			a.Log.Error("draft pages", "draft", r.id, "err", err)
+			a.failDraft(ctx, r.id, &crawl.FetchError{Kind: "internal", Message: "could not store the pages read; submit the URL again"})
 			return
 		}
 		j.regenerate = nil
@@ -168,10 +206,8 @@ func (a *App) runDraftJob(ctx context.Context, j draftJob) {
 	}
 	if err := a.applyProfile(ctx, r.id, prof, dropped, j.regenerate); err != nil {
 		a.Log.Error("draft apply", "draft", r.id, "err", err)
+		a.failDraft(ctx, r.id, &crawl.FetchError{Kind: "internal", Message: "could not save the drafted profile; submit the URL again"})
 	}
-	a.drafts.mu.Lock()
-	delete(a.drafts.progress, r.id)
-	a.drafts.mu.Unlock()
 }
 
 func (a *App) setDraftPages(ctx context.Context, id string, pages []crawl.Page) error {
@@ -312,7 +348,8 @@ func applyAIExtras(d *draftData, p *crawl.Profile) {
 			if len(d.FAQs) == 5 {
 				break
 			}
-			d.FAQs = append(d.FAQs, DraftFAQ{Question: f.Question, Answer: f.Answer, Evidence: orEvidence(f.Evidence)})
+			// Clip to the FAQ bounds so a client can send the draft back as is.
+			d.FAQs = append(d.FAQs, DraftFAQ{Question: clip(f.Question, 300), Answer: clip(f.Answer, 1500), Evidence: orEvidence(f.Evidence)})
 		}
 	}
 	if len(d.Founders) == 0 {
@@ -324,7 +361,8 @@ func applyAIExtras(d *draftData, p *crawl.Profile) {
 			if soc == nil {
 				soc = map[string]string{}
 			}
-			d.Founders = append(d.Founders, DraftFounder{Name: f.Name, Title: f.Title, Bio: f.Bio, Socials: soc, Evidence: orEvidence(f.Evidence)})
+			d.Founders = append(d.Founders, DraftFounder{Name: clip(f.Name, 160), Title: clip(f.Title, 160), Bio: clip(f.Bio, 3000),
+				Socials: soc, Evidence: orEvidence(f.Evidence)})
 		}
 	}
 	if len(d.CompanySocials) == 0 {

@@ -12,6 +12,10 @@ import (
 // IdemTTL is how long idempotency keys are remembered.
 var IdemTTL = 24 * time.Hour
 
+// idemStale is when a key still marked running is taken as abandoned (its
+// process died mid-request); no operation runs anywhere near this long.
+const idemStale = 5 * time.Minute
+
 // idemStore keeps idempotent responses in SQLite, so replays survive restarts.
 // The (user, key) primary key makes concurrent duplicates collide in the
 // database: exactly one request runs, the others see "running" (409).
@@ -21,8 +25,9 @@ func (s *idemStore) Begin(ctx context.Context, userID int64, key, hash string) (
 	var prev *ops.Result
 	now := s.a.Now().UTC()
 	err := s.a.DB.Tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE user_id = ? AND key = ? AND expires_at <= ?`,
-			userID, key, now.Format(time.RFC3339Nano)); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE user_id = ? AND key = ?
+			AND (expires_at <= ? OR (state = 'running' AND created_at <= ?))`,
+			userID, key, now.Format(time.RFC3339Nano), now.Add(-idemStale).Format(time.RFC3339Nano)); err != nil {
 			return err
 		}
 		var (

@@ -201,7 +201,8 @@ func (a *App) getCategory(ctx context.Context, in *ops.Input) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"category": c, "listings": page(in, items, total)}, nil
+	p := page(in, items, total)
+	return map[string]any{"category": c, "items": p.Items, "page": p.Page, "per_page": p.PerPage, "total": p.Total}, nil
 }
 
 // maxWeeksAhead bounds future weeks; earlier than the first launch week is 404 too.
@@ -232,9 +233,10 @@ func (a *App) getLaunchWeek(ctx context.Context, in *ops.Input) (any, error) {
 		return nil, err
 	}
 	start, _ := time.Parse(dateLayout, week)
+	p := page(in, items, total)
 	return map[string]any{
-		"week": week, "starts": week, "ends": start.AddDate(0, 0, 6).Format(dateLayout),
-		"is_future": week > WeekOf(a.Now()), "launches": page(in, items, total),
+		"week": week, "starts": week, "ends": start.AddDate(0, 0, 6).Format(dateLayout), "is_future": week > WeekOf(a.Now()),
+		"items": p.Items, "page": p.Page, "per_page": p.PerPage, "total": p.Total,
 	}, nil
 }
 

@@ -305,7 +305,7 @@ func BuildTool(op *ops.Operation) *sdk.Tool {
 	ann := &sdk.ToolAnnotations{
 		Title:          op.Summary,
 		ReadOnlyHint:   readOnly,
-		IdempotentHint: readOnly || op.Method == http.MethodPut || op.Method == http.MethodDelete || op.Idem,
+		IdempotentHint: readOnly || op.Method == http.MethodPut || op.Method == http.MethodDelete || op.Method == http.MethodPatch,
 		OpenWorldHint:  ptr(op.OpenWorld),
 	}
 	if !readOnly {

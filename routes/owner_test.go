@@ -379,6 +379,19 @@ func TestIdempotencyConcurrent(t *testing.T) {
 	}
 }
 
+func TestIdempotencyAbandonedKey(t *testing.T) {
+	e := newOwnerEnv(t)
+	// A key left running by a process that died ten minutes ago is abandoned.
+	if _, err := e.DB.W.Exec(`INSERT INTO idempotency_keys(user_id, key, request_hash, state, created_at, expires_at)
+		SELECT id, 'crashed', 'x', 'running', '2026-11-18T11:50:00Z', '2026-11-19T11:50:00Z' FROM users WHERE email = 'owner@example.com'`); err != nil {
+		t.Fatal(err)
+	}
+	h := append(append([]string{}, e.owner...), "Idempotency-Key", "crashed")
+	if r := e.Do("POST", "/api/v1/me/listings/1/updates", map[string]any{"title": "t", "body": "b"}, h...); r.Status != 201 {
+		t.Fatalf("abandoned key still blocks: %d %s", r.Status, r.Body)
+	}
+}
+
 func TestIdempotencyExpires(t *testing.T) {
 	e := newOwnerEnv(t)
 	body := map[string]any{"title": "Hello", "body": "x"}
@@ -538,11 +551,23 @@ func TestClaimsDNSMetaFileEmail(t *testing.T) {
 	e.DB.R.QueryRow(`SELECT body FROM outbox WHERE kind = 'claim_link' AND to_addr = 'ceo@oldpost.example'`).Scan(&body)
 	link := body[strings.Index(body, e.URL):]
 	link = link[:strings.Index(link, "\n")]
-	if r := e.Do("GET", link, nil); r.Status != 200 || !strings.Contains(string(r.Body), "Claim verified") {
+	// Opening the link (as mail scanners do) only shows a form.
+	if r := e.Do("GET", link, nil); r.Status != 200 || !strings.Contains(string(r.Body), "Confirm your claim") {
 		t.Fatalf("email link: %d %s", r.Status, r.Body)
 	}
-	if r := e.Do("GET", link, nil); r.Status != 404 {
+	if r := e.Do("GET", "/api/v1/me/listings/4", nil, fan...); r.Status != 404 {
+		t.Fatalf("GET of the link granted ownership: %d", r.Status)
+	}
+	if r := e.Do("POST", link, nil); r.Status != 200 || !strings.Contains(string(r.Body), "Claim verified") {
+		t.Fatalf("email confirm: %d %s", r.Status, r.Body)
+	}
+	if r := e.Do("POST", link, nil); r.Status != 404 {
 		t.Fatalf("email link reuse: %d", r.Status)
+	}
+	var stored string
+	e.DB.R.QueryRow(`SELECT token FROM claims WHERE method = 'email'`).Scan(&stored)
+	if strings.Contains(link, stored) {
+		t.Fatal("email claim token stored in plain text")
 	}
 	if r := e.Do("GET", "/api/v1/claims", nil, fan...); !strings.Contains(string(r.Body), `"total":3`) {
 		t.Fatalf("list claims: %s", r.Body)

@@ -75,8 +75,25 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request, _ httprouter.Param
 <li>MCP: <code>%[3]s</code></li></ul>`, html.EscapeString(a.Cfg.SiteName), html.EscapeString(a.APIURL()), html.EscapeString(a.MCPURL()))
 }
 
-// claimEmail verifies an email claim when its link is opened.
+// claimEmail shows a confirmation form for an emailed claim link. Only the
+// POST grants ownership: mail scanners that open links must not claim.
 func (s *Server) claimEmail(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	token := ps.ByName("token")
+	slug, err := s.App.ClaimEmailPending(r.Context(), token)
+	if err != nil {
+		w.WriteHeader(http.StatusNotFound)
+		fmt.Fprint(w, "<!doctype html><title>Claim link</title><h1>This claim link is not valid</h1><p>It may have been used already.</p>")
+		return
+	}
+	fmt.Fprintf(w, `<!doctype html><title>Confirm your claim</title><h1>Confirm your claim of %s</h1>
+<form method="post"><button type="submit">Yes, I own %s: confirm</button></form>`, html.EscapeString(slug), html.EscapeString(slug))
+}
+
+// claimEmailConfirm grants the claim (the token in the path authenticates).
+func (s *Server) claimEmailConfirm(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
 	slug, err := s.App.VerifyClaimEmail(r.Context(), ps.ByName("token"))
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")

@@ -152,7 +152,7 @@ func TestPublicOperations(t *testing.T) {
 			contains: []string{`"slug":"developer-tools"`, `"subcategories":[{"slug":"databases"`, `"live_count":2`, "empty-cat"}},
 		{name: "categories without empty", path: "/api/v1/categories?include_empty=false", status: 200, absent: []string{"empty-cat"}},
 		{name: "categories bad bool", path: "/api/v1/categories?include_empty=maybe", status: 400, contains: []string{`"field":"include_empty"`}},
-		{name: "category page", path: "/api/v1/categories/developer-tools", status: 200, contains: []string{`"listings":{"items":[{"slug":"quickbase"`}},
+		{name: "category page", path: "/api/v1/categories/developer-tools", status: 200, contains: []string{`"items":[{"slug":"quickbase"`, `"category":{"slug":"developer-tools"`}},
 		{name: "category unknown", path: "/api/v1/categories/nope", status: 404},
 
 		// launches
@@ -299,7 +299,8 @@ func TestRateLimit(t *testing.T) {
 func TestPaginationShape(t *testing.T) {
 	e := fixtureEnv(t)
 	for _, p := range []string{"/api/v1/listings", "/api/v1/founders", "/api/v1/blog", "/api/v1/awards",
-		"/api/v1/listings/quickbase/alternatives", "/api/v1/leaderboards/revenue", "/api/v1/launches"} {
+		"/api/v1/listings/quickbase/alternatives", "/api/v1/leaderboards/revenue", "/api/v1/launches",
+		"/api/v1/categories/developer-tools", "/api/v1/launches/weeks/this"} {
 		var m map[string]json.RawMessage
 		r := e.Do("GET", p+"?per_page=1", nil)
 		if err := json.Unmarshal(r.Body, &m); err != nil {
@@ -315,5 +316,21 @@ func TestPaginationShape(t *testing.T) {
 		if len(items) > 1 {
 			t.Errorf("%s per_page=1 gave %d items", p, len(items))
 		}
+	}
+}
+
+func TestRateLimitBehindProxyUsesLastHop(t *testing.T) {
+	o := routesOpts(0.001, 1)
+	o.TrustProxy = true
+	e := apitest.New(t, apitest.Options{Fixture: true, Routes: o})
+	if r := e.Do("GET", "/api/v1/site", nil, "X-Forwarded-For", "1.1.1.1, 9.9.9.9"); r.Status != 200 {
+		t.Fatalf("first: %d", r.Status)
+	}
+	// A client cannot dodge the limit by inventing earlier hops.
+	if r := e.Do("GET", "/api/v1/site", nil, "X-Forwarded-For", "2.2.2.2, 9.9.9.9"); r.Status != 429 {
+		t.Fatalf("spoofed first hop: %d", r.Status)
+	}
+	if r := e.Do("GET", "/api/v1/site", nil, "X-Forwarded-For", "9.9.9.8"); r.Status != 200 {
+		t.Fatalf("other client: %d", r.Status)
 	}
 }

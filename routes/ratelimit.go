@@ -79,12 +79,16 @@ func (l *limiter) allow(w http.ResponseWriter, req *http.Request, key string) bo
 	return true
 }
 
-// clientKey identifies the caller for rate limiting: the peer address, or
-// the first X-Forwarded-For hop when running behind a trusted proxy.
+// clientKey identifies the caller for rate limiting: the peer address, or,
+// behind a trusted proxy, the address that proxy saw: the LAST
+// X-Forwarded-For hop (earlier hops are whatever the client sent).
 func (s *Server) clientKey(r *http.Request) string {
 	if s.Opts.TrustProxy {
-		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
-			return strings.TrimSpace(strings.Split(xff, ",")[0])
+		if xff := r.Header.Values("X-Forwarded-For"); len(xff) > 0 {
+			hops := strings.Split(xff[len(xff)-1], ",")
+			if last := strings.TrimSpace(hops[len(hops)-1]); last != "" {
+				return last
+			}
 		}
 	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)

@@ -66,6 +66,7 @@ func New(a *app.App, o Options) (*Server, error) {
 	r.GET("/problems/:code", s.problemDoc)
 	r.GET("/bot", s.botPage)
 	r.GET("/claims/email/:token", s.claimEmail)
+	r.POST("/claims/email/:token", s.claimEmailConfirm)
 	r.GET("/", s.home)
 	return s, nil
 }
