@@ -121,7 +121,11 @@ func serve(args []string, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %v", cfg.Addr, err)
 	}
-	srv := &http.Server{Handler: svc.handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	// ReadTimeout bounds slow uploads (bodies are at most 1 MiB); writes are
+	// not bounded because a draft submitted over MCP with progress may wait
+	// up to a minute for the crawl.
+	srv := &http.Server{Handler: svc.handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+		IdleTimeout: 2 * time.Minute}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	log.Info("serving", "addr", ln.Addr().String(), "api", svc.app.APIURL(), "mcp", svc.app.MCPURL(), "db", cfg.DB)

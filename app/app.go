@@ -36,6 +36,7 @@ type App struct {
 	extraJobs []Job
 	ext       Externals
 	drafts    *draftPipeline
+	orders    *orderRuntime
 }
 
 // New builds the app and its operations table.
@@ -46,7 +47,7 @@ func New(d *db.DB, cfg Config, log *slog.Logger) (*App, error) {
 	if cfg.SiteKey == "" {
 		cfg.SiteKey = "main"
 	}
-	a := &App{DB: d, Cfg: cfg, Log: log, Now: time.Now}
+	a := &App{DB: d, Cfg: cfg, Log: log, Now: time.Now, orders: &orderRuntime{promoFails: map[int64][]time.Time{}}}
 	t, err := ops.NewTable(a.operations())
 	if err != nil {
 		return nil, err

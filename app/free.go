@@ -44,11 +44,13 @@ func (a *App) chooseFreeListing(ctx context.Context, in *ops.Input) (any, error)
 		e.Detail = "the free launch needs the badge on your homepage and a complete founder profile; missing: " + describeFields(missing)
 		return nil, e
 	}
-	var week string
+	var week, status, plan string
 	err = a.DB.Tx(ctx, func(tx *sql.Tx) error {
-		var status string
-		if err := tx.QueryRowContext(ctx, `SELECT status FROM listings WHERE id = ?`, id).Scan(&status); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT status, plan FROM listings WHERE id = ?`, id).Scan(&status, &plan); err != nil {
 			return err
+		}
+		if plan != "paid" {
+			plan = "free"
 		}
 		if err := freeEligibleStatus(status); err != nil {
 			return err
@@ -67,7 +69,7 @@ func (a *App) chooseFreeListing(ctx context.Context, in *ops.Input) (any, error)
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"listing_id": id, "status": "scheduled", "plan": "free", "launch_week": week,
+	return map[string]any{"listing_id": id, "status": "scheduled", "plan": plan, "launch_week": week,
 		"note": "The listing goes live automatically when its launch week starts (Monday 00:00 UTC). A paid launch can still move it earlier."}, nil
 }
 
@@ -125,13 +127,22 @@ func (a *App) badgeGap(ctx context.Context, l *db.Listing) []ops.FieldError {
 	return []ops.FieldError{{Field: "badge", Message: "the badge (or a link to " + a.ListingURL(l.Slug) + ") is not on " + l.URL + "; get the code from get_badges"}}
 }
 
-// hasBacklink accepts the badge image or a link to the listing, over http or https.
+// hasBacklink accepts the badge image or a link to the listing, over http
+// or https. The slug must end where the link does: a link to
+// /listings/acme-analytics is not a link to /listings/acme.
 func hasBacklink(html, baseURL, slug string) bool {
 	host := strings.TrimPrefix(strings.TrimPrefix(baseURL, "https://"), "http://")
 	for _, needle := range []string{host + "/listings/" + slug, host + "/badges/" + slug + ".svg"} {
 		for _, scheme := range []string{"https://", "http://", "//"} {
-			if strings.Contains(html, scheme+needle) {
-				return true
+			for rest := html; ; {
+				i := strings.Index(rest, scheme+needle)
+				if i < 0 {
+					break
+				}
+				rest = rest[i+len(scheme+needle):]
+				if rest == "" || strings.ContainsRune("\"'?#/ <>", rune(rest[0])) {
+					return true
+				}
 			}
 		}
 	}

@@ -102,8 +102,11 @@ func (a *App) listMyListings(ctx context.Context, in *ops.Input) (any, error) {
 	items := []mine{}
 	for _, ip := range ids {
 		s, err := a.DB.Summaries(ctx, ` WHERE l.id = ?`, ip.id)
-		if err != nil || len(s) == 0 {
+		if err != nil {
 			return nil, err
+		}
+		if len(s) == 0 {
+			continue // deleted since the page was read
 		}
 		items = append(items, mine{ListingID: ip.id, Summary: s[0], Plan: ip.plan})
 	}

@@ -54,25 +54,20 @@ type PaymentProvider interface {
 	CreateSession(ctx context.Context, o *Order) (checkoutURL, providerRef string, err error)
 }
 
-// orderRuntime is the orders capability's per-App state (the App struct is
-// shared, so it lives beside it).
+// orderRuntime is the orders capability's in-memory state.
 type orderRuntime struct {
 	mu         sync.Mutex
 	provider   PaymentProvider
 	vat        VATValidator
 	promoFails map[int64][]time.Time
 	jobAdded   bool
+	// promoGate serialises requests that carry a promo code, so checking
+	// the guess limit and recording a wrong guess are one step: parallel
+	// guesses cannot slip past the limit.
+	promoGate sync.Mutex
 }
 
-var orderStates sync.Map // *App -> *orderRuntime
-
-func (a *App) orderState() *orderRuntime {
-	if v, ok := orderStates.Load(a); ok {
-		return v.(*orderRuntime)
-	}
-	v, _ := orderStates.LoadOrStore(a, &orderRuntime{promoFails: map[int64][]time.Time{}})
-	return v.(*orderRuntime)
-}
+func (a *App) orderState() *orderRuntime { return a.orders }
 
 // SetPaymentProvider sets the provider create_checkout uses.
 func (a *App) SetPaymentProvider(p PaymentProvider) {

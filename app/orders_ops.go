@@ -64,25 +64,32 @@ func (a *App) orderOperations() []*ops.Operation {
 // prepareOrder runs the checks that come before pricing: the promo guess
 // limit and the VAT number (which may ask VIES, so never inside a write
 // transaction).
-func (a *App) prepareOrder(ctx context.Context, in *ops.Input) (*OrderRequest, VATInfo, []ops.FieldError, error) {
+// The caller must call the returned release func when pricing is done.
+func (a *App) prepareOrder(ctx context.Context, in *ops.Input) (*OrderRequest, VATInfo, []ops.FieldError, func(), error) {
 	req, err := decodeOrderRequest(in)
 	if err != nil {
-		return nil, VATInfo{}, nil, err
+		return nil, VATInfo{}, nil, nil, err
 	}
+	release := func() {}
 	if req.PromoCode != "" {
+		gate := &a.orderState().promoGate
+		gate.Lock()
+		release = gate.Unlock
 		if retry, blocked := a.promoBlocked(in.UserID()); blocked {
-			return nil, VATInfo{}, nil, promoRateLimited(retry)
+			release()
+			return nil, VATInfo{}, nil, nil, promoRateLimited(retry)
 		}
 	}
 	vat, vatErrs := a.vatFor(ctx, req.BillingCountry, req.VATNumber)
-	return req, vat, vatErrs, nil
+	return req, vat, vatErrs, release, nil
 }
 
 func (a *App) quoteOrder(ctx context.Context, in *ops.Input) (any, error) {
-	req, vat, vatErrs, err := a.prepareOrder(ctx, in)
+	req, vat, vatErrs, release, err := a.prepareOrder(ctx, in)
 	if err != nil {
 		return nil, err
 	}
+	defer release()
 	q, err := a.priceOrder(ctx, a.DB.R, in.UserID(), req, vat, vatErrs)
 	if err != nil {
 		return nil, err
@@ -92,9 +99,15 @@ func (a *App) quoteOrder(ctx context.Context, in *ops.Input) (any, error) {
 }
 
 func (a *App) createCheckout(ctx context.Context, in *ops.Input) (any, error) {
-	req, vat, vatErrs, err := a.prepareOrder(ctx, in)
+	req, vat, vatErrs, release, err := a.prepareOrder(ctx, in)
 	if err != nil {
 		return nil, err
+	}
+	defer release()
+	if req.BillingCountry == "" {
+		// A quote may leave VAT open; an order must not, or an EU consumer
+		// would pay no VAT.
+		return nil, ops.Invalid("billing_country", "is required to build an order: VAT depends on the buyer's country")
 	}
 	prov := a.paymentProvider()
 	provName := "test"

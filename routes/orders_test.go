@@ -39,7 +39,18 @@ func order(items ...map[string]any) map[string]any {
 	for i, x := range items {
 		list[i] = x
 	}
-	return map[string]any{"items": list}
+	return map[string]any{"items": list, "billing_country": "US"}
+}
+
+// without copies body leaving out key.
+func without(body map[string]any, key string) map[string]any {
+	out := map[string]any{}
+	for k, v := range body {
+		if k != key {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 func with(body map[string]any, kv ...any) map[string]any {
@@ -289,7 +300,7 @@ func TestOrderBounds(t *testing.T) {
 		{name: "vat number 32", method: "POST", path: q, body: with(order(ai), "billing_country", "DE", "vat_number", "DE"+strings.Repeat("1", 30)), status: 400, contains: []string{`"field":"vat_number"`, "not a valid DE VAT number"}},
 		{name: "vat number 33", method: "POST", path: q, body: with(order(ai), "billing_country", "DE", "vat_number", "DE"+strings.Repeat("1", 31)), status: 400, contains: []string{`"field":"vat_number"`, "at most 32"}},
 		{name: "vat number of another country", method: "POST", path: q, body: with(order(ai), "billing_country", "DE", "vat_number", "FR12345678901"), status: 400, contains: []string{`"field":"vat_number"`, "prefix DE"}},
-		{name: "vat number without country", method: "POST", path: q, body: with(order(ai), "vat_number", "DE123456789"), status: 400, contains: []string{`"field":"billing_country"`}},
+		{name: "vat number without country", method: "POST", path: q, body: with(without(order(ai), "billing_country"), "vat_number", "DE123456789"), status: 400, contains: []string{`"field":"billing_country"`}},
 		{name: "promo 41", method: "POST", path: q, body: with(order(ai), "promo_code", long(41)), status: 400, contains: []string{`"field":"promo_code"`, "at most 40"}},
 		{name: "promo 40", method: "POST", path: q, body: with(order(ai), "promo_code", long(40)), status: 400, contains: []string{`"field":"promo_code"`, "unknown promo code", `"promo_reason":"unknown"`}},
 	}, owner...)
@@ -324,7 +335,7 @@ func TestQuotePricingAndVAT(t *testing.T) {
 	if us.Quote.VAT.Treatment != "outside_eu" || us.Quote.VATCents != 0 || us.Quote.TotalCents != 4900 {
 		t.Errorf("US: %+v", us.Quote)
 	}
-	none := qt(launch)
+	none := qt(without(launch, "billing_country"))
 	if none.Quote.VAT.Treatment != "no_billing_country" || none.Quote.TotalCents != 4900 {
 		t.Errorf("no country: %+v", none.Quote)
 	}
@@ -518,5 +529,18 @@ func TestCheckoutCapacity(t *testing.T) {
 	}
 	if r := e.Do("POST", "/api/v1/orders/quote", order(it("featured", "listing_id", 3, "week", week1)), owner...); r.Status != 200 {
 		t.Errorf("after expiry: %d %s", r.Status, r.Body)
+	}
+}
+
+func TestCheckoutNeedsBillingCountry(t *testing.T) {
+	e := apitest.New(t, apitest.Options{Fixture: true})
+	apitest.LoadSQL(t, e.DB, "orders_fixture.sql")
+	key := apitest.Bearer(e.APIKey("owner@example.com"))
+	body := without(order(map[string]any{"product": "ai_review", "listing_id": 1}), "billing_country")
+	if r := e.Do("POST", "/api/v1/orders/quote", body, key...); r.Status != 200 {
+		t.Fatalf("a quote may leave the country open: %d %s", r.Status, r.Body)
+	}
+	if r := e.Do("POST", "/api/v1/orders/checkout", body, key...); r.Status != 400 || !strings.Contains(string(r.Body), `"field":"billing_country"`) {
+		t.Fatalf("checkout without country: %d %s", r.Status, r.Body)
 	}
 }
