@@ -1,0 +1,102 @@
+package routes_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"sync"
+	"testing"
+
+	"launchdir/apitest"
+	"launchdir/demo"
+)
+
+var (
+	benchOnce sync.Once
+	benchEnv  *apitest.Env
+	benchSlug []string
+)
+
+// benchListings is the directory size of the Go benchmarks; scripts/bench
+// runs the same operations at 100,000 listings against the real binary.
+const benchListings = 20000
+
+// keepTB shares one environment across benchmarks: its cleanups are
+// dropped (the process ends after the benchmarks) and it has its own
+// temporary directory.
+type keepTB struct {
+	testing.TB
+	dir string
+}
+
+func (k keepTB) Cleanup(func())  {}
+func (k keepTB) TempDir() string { return k.dir }
+
+func benchSetup(b *testing.B) *apitest.Env {
+	benchOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "launchdir-bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		e := apitest.New(keepTB{TB: b, dir: dir}, apitest.Options{})
+		ctx := context.Background()
+		if err := demo.Seed(ctx, e.DB, benchListings, 1, apitest.Now); err != nil {
+			b.Fatal(err)
+		}
+		if err := e.DB.Analyze(ctx); err != nil {
+			b.Fatal(err)
+		}
+		rows, _ := e.DB.R.Query(`SELECT slug FROM listings WHERE status = 'live' ORDER BY id LIMIT 200`)
+		for rows.Next() {
+			var s string
+			rows.Scan(&s)
+			benchSlug = append(benchSlug, s)
+		}
+		rows.Close()
+		benchEnv = e
+	})
+	return benchEnv
+}
+
+func benchGet(b *testing.B, url func(i int) string) {
+	e := benchSetup(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		resp, err := http.Get(e.URL + url(i))
+		if err != nil {
+			b.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			b.Fatalf("%s: %d", url(i), resp.StatusCode)
+		}
+	}
+}
+
+func BenchmarkGetListing(b *testing.B) {
+	benchGet(b, func(i int) string { return "/api/v1/listings/" + benchSlug[i%len(benchSlug)] })
+}
+
+func BenchmarkSearchCommonWord(b *testing.B) {
+	benchGet(b, func(int) string { return "/api/v1/listings?q=and" })
+}
+
+func BenchmarkSearchRareWord(b *testing.B) {
+	benchGet(b, func(i int) string { return "/api/v1/listings?q=" + benchSlug[i%len(benchSlug)] })
+}
+
+func BenchmarkSearchFiltered(b *testing.B) {
+	benchGet(b, func(int) string { return "/api/v1/listings?country=US&sort=trending&per_page=50" })
+}
+
+func BenchmarkListLaunches(b *testing.B) {
+	benchGet(b, func(i int) string { return fmt.Sprintf("/api/v1/launches?section=most-voted&page=%d", 1+i%50) })
+}
+
+func BenchmarkLeaderboardWeekly(b *testing.B) {
+	benchGet(b, func(int) string { return "/api/v1/leaderboards/community-weekly?week=last" })
+}
