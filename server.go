@@ -46,12 +46,15 @@ type serveConfig struct {
 	LLMURL          string
 	LLMModel        string
 	SMTPURL         string
+	Payments        string
+	VATCheck        string
 }
 
 func defaultServeConfig() *serveConfig {
 	return &serveConfig{Addr: "127.0.0.1:8080", DB: "./launchdir.db", Demo: true, DemoSeed: 1,
 		RatePerSecond: 20, RateBurst: 40, ShutdownTimeout: 15 * time.Second, IdemTTL: 24 * time.Hour,
-		CrawlWorkers: 2, CrawlMaxPages: 12, CrawlMaxBytes: 2 << 20, CrawlTimeout: 15 * time.Second}
+		CrawlWorkers: 2, CrawlMaxPages: 12, CrawlMaxBytes: 2 << 20, CrawlTimeout: 15 * time.Second,
+		Payments: "test", VATCheck: "offline"}
 }
 
 func (c *serveConfig) flags() *flag.FlagSet {
@@ -74,6 +77,8 @@ func (c *serveConfig) flags() *flag.FlagSet {
 	fs.StringVar(&c.LLMURL, "llm-url", c.LLMURL, "OpenAI-compatible chat completions endpoint (key in LAUNCHDIR_LLM_KEY); empty uses the built-in offline drafter")
 	fs.StringVar(&c.LLMModel, "llm-model", c.LLMModel, "model name for -llm-url")
 	fs.StringVar(&c.SMTPURL, "smtp-url", c.SMTPURL, "smtp://user:pass@host:587?from=addr; empty logs emails instead of sending")
+	fs.StringVar(&c.Payments, "payments", c.Payments, "payment provider: test (built-in TEST MODE checkout page) or stripe (LAUNCHDIR_STRIPE_KEY, LAUNCHDIR_STRIPE_WEBHOOK_SECRET)")
+	fs.StringVar(&c.VATCheck, "vat-check", c.VATCheck, "VAT number validation: offline (format check) or vies (EU VIES lookup)")
 	return fs
 }
 
@@ -100,6 +105,12 @@ func (c *serveConfig) check() error {
 	}
 	if c.LLMURL != "" && c.LLMModel == "" {
 		return errors.New("-llm-url needs -llm-model")
+	}
+	if c.Payments != "test" && c.Payments != "stripe" {
+		return fmt.Errorf("bad -payments %q: test or stripe", c.Payments)
+	}
+	if c.VATCheck != "offline" && c.VATCheck != "vies" {
+		return fmt.Errorf("bad -vat-check %q: offline or vies", c.VATCheck)
 	}
 	if c.SMTPURL != "" {
 		if _, err := mailer.New(c.SMTPURL); err != nil {
@@ -153,7 +164,12 @@ func start(ctx context.Context, c *serveConfig, log *slog.Logger) (*service, err
 		d.Close()
 		return nil, err
 	}
-	if _, err := payments.Setup(a, srv, payments.ConfigFromEnv()); err != nil {
+	pay := payments.ConfigFromEnv()
+	pay.Provider = c.Payments
+	if c.VATCheck == "vies" {
+		a.SetVATValidator(&app.VIESValidator{})
+	}
+	if _, err := payments.Setup(a, srv, pay); err != nil {
 		d.Close()
 		return nil, err
 	}
