@@ -43,7 +43,7 @@ func order(items ...map[string]any) map[string]any {
 	for i, x := range items {
 		list[i] = x
 	}
-	return map[string]any{"items": list}
+	return map[string]any{"items": list, "billing_country": "US"}
 }
 
 func scalar(t *testing.T, e *apitest.Env, q string, args ...any) string {
