@@ -17,12 +17,14 @@ import (
 var orderCommands = map[string]func(args []string, stdout io.Writer) error{
 	"price": priceCmd,
 	"promo": promoCmd,
+	"order": orderCmd,
 }
 
 const orderUsage = `launchdir price set CODE CENTS [-capacity N] -db PATH
 launchdir price list -db PATH
 launchdir promo create -code C -kind percent|fixed -value N [-from RFC3339] [-until RFC3339] [-max N] [-products a,b] -db PATH
 launchdir promo list -db PATH
+launchdir order refund -number LD-2026-000001 [-note TEXT] -db PATH   (after refunding at the payment provider)
 `
 
 // splitPositional separates leading positional arguments from flags, so
@@ -168,4 +170,34 @@ func dash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// orderCmd records refunds: the money goes back through the payment
+// provider (Stripe dashboard, or nothing in test mode); this marks the order
+// refunded. Effects are not reverted automatically: the site team decides.
+func orderCmd(args []string, stdout io.Writer) error {
+	if len(args) == 0 || args[0] != "refund" {
+		return errors.New("order needs a subcommand: refund\n" + orderUsage)
+	}
+	fs := flag.NewFlagSet("order", flag.ContinueOnError)
+	number := fs.String("number", "", "order number")
+	note := fs.String("note", "refunded by the site team", "reason kept on the order")
+	path := fs.String("db", "./launchdir.db", "SQLite database file")
+	if err := parseFlags(fs, args[1:]); err != nil {
+		return err
+	}
+	a, closeDB, err := openApp(*path)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	ok, err := a.RefundOrder(context.Background(), *number, *note)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("no paid order %q", *number)
+	}
+	fmt.Fprintf(stdout, "order %s refunded\n", *number)
+	return nil
 }

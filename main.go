@@ -41,7 +41,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return apikeyCmd(rest, stdout)
 		case "user":
 			return userCmd(rest, stdout)
-		case "price", "promo":
+		case "price", "promo", "order":
 			if f := orderCommands[cmd]; f != nil {
 				return f(rest, stdout)
 			}
@@ -52,7 +52,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprint(stdout, usage)
 			return nil
 		}
-		return fmt.Errorf("unknown command %q (commands: serve, seed, apikey, user, version)", cmd)
+		return fmt.Errorf("unknown command %q (commands: serve, seed, apikey, user, price, promo, order, version)", cmd)
 	}
 	return serve(args, stderr)
 }
