@@ -267,6 +267,11 @@ func (a *App) priceOrder(ctx context.Context, q rowsQuerier, userID int64, req *
 			case prod.Code == "launch_bundle" && li.Status == "live":
 				bad(".product", "the listing is already live; use launch (upgrade) with featured, or relaunch")
 			}
+			if number, err := pendingBooking(ctx, q, li.ID, launchProducts, nil); err != nil {
+				return nil, err
+			} else if number != "" {
+				bad(".product", "unpaid order %s already launches this listing; pay it or let it expire", number)
+			}
 		}
 		if prod.Code == "launch_bundle" {
 			line.Details.Includes = []string{"launch", "featured", "ai_review"}
@@ -278,6 +283,11 @@ func (a *App) priceOrder(ctx context.Context, q rowsQuerier, userID int64, req *
 				bad(".week", "items[%d] already features this listing in %s", j, *line.Week)
 			} else {
 				featuredSeen[key] = i
+				if number, err := pendingBooking(ctx, q, li.ID, featuredProducts, line.Week); err != nil {
+					return nil, err
+				} else if number != "" {
+					bad(".week", "unpaid order %s already features this listing in %s; pay it or let it expire", number, *line.Week)
+				}
 				var one int
 				err := q.QueryRowContext(ctx, `SELECT 1 FROM featured_slots WHERE listing_id = ? AND week = ?`, li.ID, *line.Week).Scan(&one)
 				if err == nil {
@@ -485,4 +495,31 @@ func inList(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+var (
+	launchProducts   = []string{"launch", "launch_bundle", "relaunch"}
+	featuredProducts = []string{"featured", "launch_bundle"}
+)
+
+// pendingBooking finds an unpaid order that already books one of products
+// for the listing (in week, when given): a second order for the same
+// launch or slot would be paid twice and hold capacity twice.
+func pendingBooking(ctx context.Context, q querier, listingID int64, products []string, week *string) (string, error) {
+	var number string
+	marks := strings.TrimSuffix(strings.Repeat("?,", len(products)), ",")
+	args := []any{listingID}
+	for _, p := range products {
+		args = append(args, p)
+	}
+	cond := ""
+	if week != nil {
+		cond, args = " AND ol.week = ?", append(args, *week)
+	}
+	err := q.QueryRowContext(ctx, `SELECT o.number FROM order_lines ol JOIN orders o ON o.id = ol.order_id
+		WHERE o.status = 'pending' AND ol.listing_id = ? AND ol.product IN (`+marks+`)`+cond+` ORDER BY o.id LIMIT 1`, args...).Scan(&number)
+	if db.IsNoRows(err) {
+		return "", nil
+	}
+	return number, err
 }

@@ -80,7 +80,9 @@ func (a *App) applyEffects(ctx context.Context, tx *sql.Tx, orderID int64) error
 			err = e.extraCategories(lid, l.Details.Details.Categories)
 			recount = true
 		case "billboard_min":
-			err = e.billboard(lid, l.Details.Details.AmountCents)
+			// The billboard ranks money actually contributed: a promo
+			// discount is not a contribution.
+			err = e.billboard(lid, l.Details.TaxableCents)
 		case "trophy_cabinet":
 			err = e.unlock(lid)
 		default: // ai_review, done_for_you, trophy_plaque, new products

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+	"net/mail"
 	"net/url"
 	"strings"
 
@@ -92,12 +93,14 @@ func (c *CheckoutPage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	d := c.data(o)
 	d.CSRF = c.csrfFor(token, cookie)
-	switch r.URL.Query().Get("result") {
-	case "paid":
+	// The message follows the order's real status, never the query
+	// string alone: ?result=paid on an unpaid order says nothing.
+	switch result := r.URL.Query().Get("result"); {
+	case o.Status == "paid" && result == "paid":
 		d.Message = "Payment received. Thank you!"
-	case "failed":
+	case o.Status == "failed" && result == "failed":
 		d.Message = "The payment failed. Nothing was charged."
-	case "canceled":
+	case o.Status == "canceled" && result == "canceled":
 		d.Message = "You left the checkout. Nothing was charged."
 	}
 	switch {
@@ -128,6 +131,10 @@ func (c *CheckoutPage) post(w http.ResponseWriter, r *http.Request, o *app.Order
 	method := r.PostForm.Get("method")
 	action := r.PostForm.Get("action")
 	ctx := r.Context()
+	if msg := checkBilling(r.PostForm); action == "succeed" && msg != "" {
+		c.render(w, http.StatusBadRequest, c.withError(o, msg))
+		return
+	}
 	var result string
 	switch action {
 	case "succeed":
@@ -145,23 +152,48 @@ func (c *CheckoutPage) post(w http.ResponseWriter, r *http.Request, o *app.Order
 			return
 		}
 		result = "paid"
-	case "fail":
-		if _, err := c.App.FailPayment(ctx, o.Number, "payment declined (test mode, "+method+")"); err != nil {
-			c.render(w, http.StatusInternalServerError, c.withError(o, "Something went wrong."))
-			return
-		}
+	case "fail", "abandon":
+		change, note := c.App.FailPayment, "payment declined (test mode, "+method+")"
 		result = "failed"
-	case "abandon":
-		if _, err := c.App.CancelOrder(ctx, o.Number, "abandoned at checkout"); err != nil {
+		if action == "abandon" {
+			change, note, result = c.App.CancelOrder, "abandoned at checkout", "canceled"
+		}
+		changed, err := change(ctx, o.Number, note)
+		if err != nil {
 			c.render(w, http.StatusInternalServerError, c.withError(o, "Something went wrong."))
 			return
 		}
-		result = "canceled"
+		if !changed { // paid or closed by a parallel request meanwhile
+			if o2, err := c.App.OrderByToken(ctx, o.CheckoutToken); err == nil {
+				o = o2
+			}
+			c.render(w, http.StatusConflict, c.withError(o, "This order is already "+o.Status+"; nothing was changed."))
+			return
+		}
 	default:
 		c.render(w, http.StatusBadRequest, c.withError(o, "Unknown action."))
 		return
 	}
 	http.Redirect(w, r, "/checkout/"+url.PathEscape(o.CheckoutToken)+"?result="+result, http.StatusSeeOther)
+}
+
+// checkBilling validates the billing details typed on the page (the VAT
+// country itself was fixed when the order was built).
+func checkBilling(f url.Values) string {
+	if email := strings.TrimSpace(f.Get("billing_email")); email != "" {
+		if a, err := mail.ParseAddress(email); err != nil || a.Address != email || !strings.Contains(email[strings.LastIndex(email, "@"):], ".") {
+			return "Enter a valid billing email address."
+		}
+	}
+	if c := strings.TrimSpace(f.Get("billing_country")); c != "" && !app.IsCountry(c) {
+		return "Choose a valid billing country."
+	}
+	for _, k := range []string{"billing_name", "billing_address", "billing_email", "billing_country", "vat_number"} {
+		if len(f.Get(k)) > 500 {
+			return "Billing details are too long."
+		}
+	}
+	return ""
 }
 
 func inList(list []string, s string) bool {

@@ -175,6 +175,16 @@ func TestCheckoutPageSucceedAppliesEffects(t *testing.T) {
 		t.Fatalf("status after refused posts: %s", s)
 	}
 
+	// The page never claims a payment the order does not have.
+	if _, page := b.get(u + "?result=paid"); strings.Contains(page, "Payment received") {
+		t.Error("?result=paid on an unpaid order shows a receipt")
+	}
+	if st, _, _ := b.post(u, url.Values{"action": {"succeed"}, "method": {"card"}, "csrf": {csrf}, "billing_email": {"not-an-email"}}); st != 400 {
+		t.Errorf("bad billing email: %d", st)
+	}
+	if st, _, _ := b.post(u, url.Values{"action": {"succeed"}, "method": {"card"}, "csrf": {csrf}, "billing_country": {"ZZ"}}); st != 400 {
+		t.Errorf("bad billing country: %d", st)
+	}
 	st, loc, _ := b.post(u, url.Values{"action": {"succeed"}, "method": {"paypal"}, "csrf": {csrf}, "billing_name": {"Olivia"}})
 	if st != 303 || !strings.HasSuffix(loc, "?result=paid") {
 		t.Fatalf("succeed: %d %s", st, loc)
@@ -185,6 +195,15 @@ func TestCheckoutPageSucceedAppliesEffects(t *testing.T) {
 	// A reload of the POST changes nothing more.
 	if st, _, _ := b.post(u, url.Values{"action": {"succeed"}, "method": {"paypal"}, "csrf": {csrf}}); st != 303 {
 		t.Errorf("second succeed: %d", st)
+	}
+	// A paid order cannot be failed or abandoned afterwards.
+	for _, action := range []string{"fail", "abandon"} {
+		if st, _, page := b.post(u, url.Values{"action": {action}, "method": {"card"}, "csrf": {csrf}}); st != 409 || !strings.Contains(page, "already paid") {
+			t.Errorf("%s after paid: %d", action, st)
+		}
+	}
+	if s := scalar(t, e, `SELECT status FROM orders WHERE number = ?`, number); s != "paid" {
+		t.Fatalf("paid order changed to %s", s)
 	}
 	r := e.Do("GET", "/api/v1/orders/"+number, nil, apitest.Bearer(key)...)
 	if r.Status != 200 || !strings.Contains(string(r.Body), `"status":"paid"`) || strings.Contains(string(r.Body), "checkout_url") {
@@ -416,5 +435,35 @@ func TestOrderExpiry(t *testing.T) {
 	}
 	if s := scalar(t, e, `SELECT status FROM orders WHERE number = ?`, n2); s != "expired" {
 		t.Errorf("status %s", s)
+	}
+}
+
+// A discount is not a contribution: the billboard credits what was paid.
+func TestBillboardCreditsMoneyPaid(t *testing.T) {
+	e := env(t, payments.Config{})
+	key := e.APIKey("owner@example.com")
+	body := order(it("billboard_min", "listing_id", 1, "amount_cents", 10000))
+	body["promo_code"] = "ONCE" // 50 %
+	number, _ := checkout(t, e, key, body)
+	if _, err := e.App.ConfirmPayment(context.Background(), number, "test", "ref"); err != nil {
+		t.Fatal(err)
+	}
+	if got := scalar(t, e, `SELECT amount_cents FROM billboard_contributions ORDER BY id DESC LIMIT 1`); got != "5000" {
+		t.Fatalf("credited %s cents for a 10000 order at 50 %% off", got)
+	}
+}
+
+// A second unpaid order for the same launch or featured slot is refused,
+// so nobody pays twice and capacity is not held twice.
+func TestNoDoubleBookingWhileUnpaid(t *testing.T) {
+	e := env(t, payments.Config{})
+	key := apitest.Bearer(e.APIKey("owner@example.com"))
+	first := e.Do("POST", "/api/v1/orders/checkout", order(it("launch", "listing_id", 6)), key...)
+	if first.Status != 201 {
+		t.Fatalf("first: %d %s", first.Status, first.Body)
+	}
+	second := e.Do("POST", "/api/v1/orders/checkout", order(it("launch", "listing_id", 6)), key...)
+	if second.Status != 400 || !strings.Contains(string(second.Body), "unpaid order") {
+		t.Fatalf("second launch order: %d %s", second.Status, second.Body)
 	}
 }
