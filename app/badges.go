@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 
+	"launchdir/db"
 	"launchdir/ops"
 )
 
@@ -25,9 +26,30 @@ func (a *App) BadgeURL(slug, shape, mode, size string) string {
 // ListingURL is the public page of a listing; badges link back to it.
 func (a *App) ListingURL(slug string) string { return a.Cfg.BaseURL + "/listings/" + slug }
 
+// badgeStatuses can show a badge: an owner places it before the free launch
+// (which checks for it), so unpublished listings need one too.
+const badgeStatuses = "('live','scheduled','draft','awaiting_badge')"
+
+// badgeListing finds a listing for its badge. Live and scheduled listings
+// are public; an unpublished one only for its owner (the REST door), or
+// as the image itself, which the owner embeds on their own site.
+func (a *App) badgeListing(ctx context.Context, slug string, userID int64, image bool) (*db.Listing, error) {
+	l, err := a.DB.GetListingBy(ctx, a.DB.R, "l.slug = ? AND l.status IN "+badgeStatuses, slug)
+	if err != nil {
+		return nil, notFound(err, "listing "+slug)
+	}
+	if image || l.Status == "live" || l.Status == "scheduled" {
+		return l, nil
+	}
+	if userID == 0 || a.OwnListing(ctx, a.DB.R, userID, l.ID) != nil {
+		return nil, ops.NotFound("listing " + slug)
+	}
+	return l, nil
+}
+
 func (a *App) getBadges(ctx context.Context, in *ops.Input) (any, error) {
 	slug := in.Str("slug")
-	l, err := a.liveListing(ctx, slug)
+	l, err := a.badgeListing(ctx, slug, in.UserID(), false)
 	if err != nil {
 		return nil, err
 	}
@@ -66,16 +88,24 @@ func badgeDims(shape, size string) dims {
 // launching this week, else its vote count. mode auto follows the viewer's
 // prefers-color-scheme inside the SVG.
 func (a *App) BadgeSVG(ctx context.Context, slug, shape, mode, size string) (string, error) {
-	if !contains(badgeShapes, shape) || !contains(badgeModes, mode) || !contains(badgeSizes, size) {
-		return "", ops.Invalid("shape", "shape, mode or size is not one of the listed values")
+	for _, p := range []struct {
+		name, value string
+		allowed     []string
+	}{{"shape", shape, badgeShapes}, {"mode", mode, badgeModes}, {"size", size, badgeSizes}} {
+		if !contains(p.allowed, p.value) {
+			return "", ops.Invalid(p.name, "must be one of %s", strings.Join(p.allowed, ", "))
+		}
 	}
-	l, err := a.liveListing(ctx, slug)
+	l, err := a.badgeListing(ctx, slug, 0, true)
 	if err != nil {
 		return "", err
 	}
 	metric := fmt.Sprintf("▲ %d votes", l.Votes)
 	if rank, ok := a.weeklyRank(ctx, l.ID, l.LaunchWeek); ok {
 		metric = fmt.Sprintf("#%d this week", rank)
+	}
+	if l.Status != "live" {
+		metric = "Launching soon"
 	}
 	d := badgeDims(shape, size)
 	return renderBadge(shape, mode, d, strings.ToUpper(a.Cfg.SiteName), metric, l.Name), nil

@@ -198,6 +198,7 @@ func (d *draftData) normalize() {
 // access loads a draft the principal may see: its owner or an invited
 // co-founder (by email). Anyone else gets 404, like a missing draft.
 func (a *App) access(ctx context.Context, q querier, p *ops.Principal, id string) (*draftRow, error) {
+	id = strings.ToLower(id) // ids are issued in lower case; UUIDs compare case-insensitively
 	r, err := loadDraft(ctx, q, id)
 	if db.IsNoRows(err) || (err == nil && r.owner != p.UserID && !a.invited(ctx, q, id, p.Email)) {
 		return nil, &ops.Error{Code: ops.CodeNotFound, Detail: "draft not found among your drafts",

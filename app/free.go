@@ -124,7 +124,7 @@ func (a *App) badgeGap(ctx context.Context, l *db.Listing) []ops.FieldError {
 	if hasBacklink(html, a.Cfg.BaseURL, l.Slug) {
 		return nil
 	}
-	return []ops.FieldError{{Field: "badge", Message: "the badge (or a link to " + a.ListingURL(l.Slug) + ") is not on " + l.URL + "; get the code from get_badges"}}
+	return []ops.FieldError{{Field: "badge", Message: "the badge (or a link to " + a.ListingURL(l.Slug) + ") is not on " + l.URL + "; get the embed code from get_badges (GET /api/v1/listings/" + l.Slug + "/badges, signed in as the owner)"}}
 }
 
 // hasBacklink accepts the badge image or a link to the listing, over http

@@ -24,11 +24,24 @@ func WeekOf(t time.Time) string { return Monday(t).Format(dateLayout) }
 var weekSchema = ops.Pattern(`^(this|next|last|[0-9]{4}-[0-9]{2}-[0-9]{2})$`, 10).Checked(func(v any) string {
 	s := v.(string)
 	if len(s) == 10 {
-		if _, err := time.Parse(dateLayout, s); err != nil {
+		d, err := time.Parse(dateLayout, s)
+		if err != nil {
 			return "is not a real date"
+		}
+		if d.Year() < 2000 || d.Year() > 2100 {
+			return "must be a date between 2000 and 2100"
 		}
 	}
 	return ""
+})
+
+// boardWeekSchema: the weekly board takes this, last or a date (spec
+// section 4); a future week has no votes to rank.
+var boardWeekSchema = weekSchema.Checked(func(v any) string {
+	if v.(string) == "next" {
+		return "must be this, last or a date"
+	}
+	return weekSchema.Check(v)
 })
 
 // ResolveWeek turns this/next/last or a date into the Monday of that week.

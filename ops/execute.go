@@ -149,7 +149,8 @@ type Problem struct {
 // ProblemTypeBase prefixes problem type URIs; set from the base URL at start.
 var ProblemTypeBase = "/problems/"
 
-// ProblemFor builds the problem document of an error.
+// ProblemFor builds the problem document of an error. instance is left
+// empty by both doors: a stored idempotent failure must replay byte for byte.
 func ProblemFor(e *Error, instance string) Problem {
 	return Problem{
 		Type: ProblemTypeBase + string(e.Code), Title: e.Code.Title(), Status: e.Code.Status(),

@@ -112,6 +112,10 @@ func checkString(s *Schema, str string, add func(string, ...any)) {
 		add("must be valid UTF-8")
 		return
 	}
+	if hasControl(str) {
+		add("must not contain control characters")
+		return
+	}
 	if s.MinLength > 0 && n < s.MinLength {
 		if s.MinLength == 1 {
 			add("must not be empty")
@@ -136,18 +140,32 @@ func checkString(s *Schema, str string, add func(string, ...any)) {
 	}
 	switch s.Format {
 	case "email":
-		if a, err := mail.ParseAddress(str); err != nil || a.Address != str || !strings.Contains(str, "@") {
+		at := strings.LastIndex(str, "@")
+		if a, err := mail.ParseAddress(str); err != nil || a.Address != str || at < 1 || !strings.Contains(str[at:], ".") {
 			add("must be an email address")
 		}
 	case "date":
-		if _, err := time.Parse("2006-01-02", str); err != nil {
+		if d, err := time.Parse("2006-01-02", str); err != nil {
 			add("must be a date as YYYY-MM-DD")
+		} else if d.Year() < 1800 || d.Year() > 2100 {
+			add("must be a date between 1800 and 2100")
 		}
 	case "uuid":
 		if !uuidRe.MatchString(str) {
 			add("must be a UUID")
 		}
 	}
+}
+
+// hasControl finds C0/C1 control characters other than tab, newline and
+// carriage return: NUL and friends break storage, logs and displays.
+func hasControl(s string) bool {
+	for _, r := range s {
+		if (r < 0x20 && r != '\t' && r != '\n' && r != '\r') || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return true
+		}
+	}
+	return false
 }
 
 func validateArray(s *Schema, v any, path string, errs *[]FieldError, add func(string, ...any)) any {

@@ -343,3 +343,11 @@ func TestDraftsResumeAfterRestart(t *testing.T) {
 		t.Fatalf("resumed draft: %+v", d)
 	}
 }
+
+func TestDraftIDCaseInsensitive(t *testing.T) {
+	e := newDraftEnv(t)
+	d := e.submit(t, "http://127.0.0.1:1/")
+	if r := e.Do("GET", "/api/v1/drafts/"+strings.ToUpper(d.ID), nil, e.owner...); r.Status != 200 {
+		t.Fatalf("upper-case id: %d", r.Status)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"launchdir/ops"
 
@@ -130,6 +131,10 @@ func (s *Server) readJSONObject(r *http.Request) (map[string]any, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return map[string]any{}, nil
 	}
+	if !utf8.Valid(b) {
+		// encoding/json would silently turn bad bytes into U+FFFD.
+		return nil, ops.Invalid("body", "is not valid UTF-8")
+	}
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
@@ -227,5 +232,5 @@ func writeProblem(w http.ResponseWriter, r *http.Request, err error) {
 	h.Set("Content-Type", "application/problem+json")
 	h.Set("Cache-Control", "no-store")
 	w.WriteHeader(e.Code.Status())
-	w.Write(ops.ProblemBody(e, r.URL.Path))
+	w.Write(ops.ProblemBody(e, ""))
 }

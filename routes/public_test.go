@@ -263,8 +263,29 @@ func TestBadgeSVG(t *testing.T) {
 	if !strings.Contains(string(r.Body), "▲ 10 votes") {
 		t.Errorf("past launch should show votes: %s", r.Body)
 	}
-	if r := e.Do("GET", "/badges/soonapp.svg", nil); r.Status != 404 {
-		t.Errorf("badge of non-live listing: %d", r.Status)
+	// Owners embed the badge before launch: unpublished listings have one.
+	if r := e.Do("GET", "/badges/soonapp.svg", nil); r.Status != 200 || !strings.Contains(string(r.Body), "Launching soon") {
+		t.Errorf("badge of a scheduled listing: %d %s", r.Status, r.Body)
+	}
+	e.DB.W.Exec(`UPDATE listings SET status = 'archived' WHERE slug = 'oldpost'`)
+	if r := e.Do("GET", "/badges/oldpost.svg", nil); r.Status != 404 {
+		t.Errorf("badge of an archived listing: %d", r.Status)
+	}
+	if r := e.Do("GET", "/badges/nope.svg", nil); r.Status != 404 {
+		t.Errorf("badge of an unknown listing: %d", r.Status)
+	}
+	// The embed code of an unpublished listing is for its owner only.
+	if r := e.Do("GET", "/api/v1/listings/secretdraft/badges", nil); r.Status != 404 {
+		t.Errorf("anonymous embed code of a draft: %d", r.Status)
+	}
+	if r := e.Do("GET", "/api/v1/listings/secretdraft/badges", nil, apitest.Bearer(e.APIKey("other@example.com"))...); r.Status != 404 {
+		t.Errorf("another user's embed code of a draft: %d", r.Status)
+	}
+	if r := e.Do("GET", "/api/v1/listings/secretdraft/badges", nil, apitest.Bearer(e.APIKey("owner@example.com"))...); r.Status != 200 {
+		t.Errorf("owner's embed code of a draft: %d %s", r.Status, r.Body)
+	}
+	if r := e.Do("GET", "/badges/quickbase.svg?size=xl", nil); !strings.Contains(string(r.Body), `"field":"size"`) {
+		t.Errorf("bad size names the field: %s", r.Body)
 	}
 	if r := e.Do("GET", "/badges/quickbase.svg?shape=hexagon", nil); r.Status != 400 {
 		t.Errorf("bad shape: %d", r.Status)
@@ -332,5 +353,42 @@ func TestRateLimitBehindProxyUsesLastHop(t *testing.T) {
 	}
 	if r := e.Do("GET", "/api/v1/site", nil, "X-Forwarded-For", "9.9.9.8"); r.Status != 200 {
 		t.Fatalf("other client: %d", r.Status)
+	}
+}
+
+func TestProtocolEdges(t *testing.T) {
+	e := fixtureEnv(t)
+	owner := apitest.Bearer(e.APIKey("owner@example.com"))
+	if r := e.Do("HEAD", "/api/v1/listings/quickbase", nil); r.Status != 200 || len(r.Body) != 0 || r.Header.Get("ETag") == "" {
+		t.Errorf("HEAD: %d %q", r.Status, r.Body)
+	}
+	if r := e.Do("GET", "/api/v1/Listings", nil); r.Status != 404 || r.Header.Get("Content-Type") != "application/problem+json" {
+		t.Errorf("case-folded path redirected instead of 404: %d", r.Status)
+	}
+	bad := []byte(`{"fields":{"tagline":"ab` + "\xff" + `cd"}}`)
+	if r := e.Do("PATCH", "/api/v1/me/listings/1", bad, owner...); r.Status != 400 || !strings.Contains(string(r.Body), "UTF-8") {
+		t.Errorf("invalid UTF-8 body: %d %s", r.Status, r.Body)
+	}
+	for _, v := range []string{"a\u0000b", "a\u0007b", "a\u0085b"} {
+		body := map[string]any{"fields": map[string]any{"tagline": v}}
+		if r := e.Do("PATCH", "/api/v1/me/listings/1", body, owner...); r.Status != 400 || !strings.Contains(string(r.Body), "control characters") {
+			t.Errorf("control character %q: %d", v, r.Status)
+		}
+	}
+	// Characters, not bytes, are counted: 200 emoji fit a 200 tagline.
+	if r := e.Do("PATCH", "/api/v1/me/listings/1", map[string]any{"fields": map[string]any{"tagline": strings.Repeat("🚀", 200)}}, owner...); r.Status != 200 {
+		t.Errorf("200 emoji: %d %s", r.Status, r.Body)
+	}
+	if r := e.Do("PATCH", "/api/v1/me/listings/1", map[string]any{"fields": map[string]any{"contact_email": "a@b"}}, owner...); r.Status != 400 {
+		t.Errorf("a@b accepted: %d", r.Status)
+	}
+	if r := e.Do("GET", "/api/v1/leaderboards/community-weekly?week=next", nil); r.Status != 400 {
+		t.Errorf("weekly board next week: %d", r.Status)
+	}
+	if r := e.Do("GET", "/api/v1/launches/weeks/0000-01-01", nil); r.Status != 400 {
+		t.Errorf("year 0: %d", r.Status)
+	}
+	if r := e.Do("POST", "/api/v1/me/listings/1/milestones", map[string]any{"date": "0001-01-01", "title": "x"}, owner...); r.Status != 400 {
+		t.Errorf("milestone in year 1: %d", r.Status)
 	}
 }

@@ -47,6 +47,7 @@ func New(a *app.App, o Options) (*Server, error) {
 	r := s.router
 	r.HandleMethodNotAllowed = true
 	r.RedirectTrailingSlash = false
+	r.RedirectFixedPath = false // a wrong path is a 404 problem, not an HTML redirect
 	r.NotFound = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		writeProblem(w, req, ops.Errorf(ops.CodeNotFound, "no such path: %s", req.URL.Path))
 	})
@@ -58,7 +59,11 @@ func New(a *app.App, o Options) (*Server, error) {
 		writeProblem(w, req, &ops.Error{Code: ops.CodeInternal, Detail: "an unexpected error occurred"})
 	}
 	for _, op := range a.Table.Ops {
-		r.Handle(op.Method, "/api/v1"+op.Path, s.operationHandler(op))
+		h := s.operationHandler(op)
+		r.Handle(op.Method, "/api/v1"+op.Path, h)
+		if op.Method == http.MethodGet {
+			r.Handle(http.MethodHead, "/api/v1"+op.Path, h) // net/http drops the body
+		}
 	}
 	r.GET("/api/v1/openapi.json", s.serveOpenAPI)
 	r.GET("/healthz", s.healthz)
