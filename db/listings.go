@@ -131,9 +131,11 @@ func (d *DB) SearchListings(ctx context.Context, f SearchFilter) ([]Summary, int
 		where = append(where, "l.status = 'live'")
 	}
 	if f.Category != "" {
-		where = append(where, d.categoryCond(ctx, f.Category)+` (SELECT lc.listing_id FROM listing_categories lc JOIN categories k ON k.id = lc.category_id
-			WHERE k.slug = ? OR k.parent_id = (SELECT id FROM categories WHERE slug = ?))`)
-		args = append(args, f.Category, f.Category)
+		cond, cargs, err := d.categoryCond(ctx, f.Category)
+		if err != nil {
+			return nil, 0, err
+		}
+		where, args = append(where, cond), append(args, cargs...)
 	}
 	for _, fl := range []struct{ col, val string }{{"l.stage", f.Stage}, {"l.country", f.Country}, {"l.pricing_model", f.PricingModel}, {"l.domain", f.Domain}} {
 		if fl.val != "" {
@@ -168,18 +170,43 @@ func (d *DB) textSearch(ctx context.Context, fts string, where []string, args []
 }
 
 // bigCategory is the live count above which a category filter reads the
-// sort index and checks membership, instead of sorting every member.
+// sort index and checks membership row by row, instead of sorting every
+// member: a big category fills a page after a few dozen index entries.
 const bigCategory = 2000
 
-// categoryCond picks the plan of a category filter by the category's size.
-// The unary + stops SQLite from driving the query by the membership list.
-func (d *DB) categoryCond(ctx context.Context, slug string) string {
-	var n int
-	d.R.QueryRowContext(ctx, `SELECT live_count FROM categories WHERE slug = ?`, slug).Scan(&n)
-	if n > bigCategory {
-		return "+l.id IN"
+// categoryCond is the filter for a category and its subcategories, with a
+// plan chosen by the category's size.
+func (d *DB) categoryCond(ctx context.Context, slug string) (string, []any, error) {
+	rows, err := d.R.QueryContext(ctx, `SELECT id, live_count FROM categories WHERE slug = ?1
+		OR parent_id = (SELECT id FROM categories WHERE slug = ?1) ORDER BY parent_id IS NOT NULL`, slug)
+	if err != nil {
+		return "", nil, err
 	}
-	return "l.id IN"
+	defer rows.Close()
+	var ids []any
+	size := 0
+	for rows.Next() {
+		var id int64
+		var n int
+		if err := rows.Scan(&id, &n); err != nil {
+			return "", nil, err
+		}
+		if len(ids) == 0 {
+			size = n // the first row is the category itself; its count includes subcategories
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return "", nil, err
+	}
+	if len(ids) == 0 {
+		return "0", nil, nil // unknown category: nothing matches
+	}
+	marks := strings.TrimSuffix(strings.Repeat("?,", len(ids)), ",")
+	if size > bigCategory {
+		return `EXISTS (SELECT 1 FROM listing_categories lc WHERE lc.listing_id = l.id AND lc.category_id IN (` + marks + `))`, ids, nil
+	}
+	return `l.id IN (SELECT listing_id FROM listing_categories WHERE category_id IN (` + marks + `))`, ids, nil
 }
 
 func (d *DB) filteredList(ctx context.Context, where []string, args []any, f SearchFilter) ([]Summary, int, error) {
