@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"bytes"
+	"math"
 	"net/url"
 	"strconv"
 	"strings"
@@ -83,7 +84,12 @@ func parseRobotsBody(body []byte, token string) *robotsPolicy {
 		case "crawl-delay":
 			lastWasAgent = false
 			if d, err := strconv.ParseFloat(val, 64); err == nil && d >= 0 && cur != nil {
-				cur.delay, cur.hasDelay = time.Duration(d*float64(time.Second)), true
+				// A huge or infinite delay would overflow Duration to a
+				// negative value and so mean "no delay"; saturate instead.
+				cur.delay, cur.hasDelay = time.Duration(math.MaxInt64), true
+				if d < float64(math.MaxInt64)/float64(time.Second) {
+					cur.delay = time.Duration(d * float64(time.Second))
+				}
 			}
 		case "sitemap":
 			sitemaps = append(sitemaps, val)

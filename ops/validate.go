@@ -189,6 +189,9 @@ func validateArray(s *Schema, v any, path string, errs *[]FieldError, add func(s
 }
 
 func join(path, name string) string {
+	if name == "" {
+		name = `""` // an empty key still needs a visible field name
+	}
 	if path == "" {
 		return name
 	}
