@@ -18,19 +18,28 @@ import (
 	"launchdir/demo"
 )
 
-// openApp opens the database for a CLI command (no demo fill, no server).
-func openApp(path string) (*app.App, func(), error) {
+// newTable starts aligned CLI output under a tab-separated header; call
+// Flush when the rows are written.
+func newTable(w io.Writer, header string) *tabwriter.Writer {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, header)
+	return tw
+}
+
+// openApp opens the database for a CLI command (no demo fill, no server);
+// the caller closes a.DB.
+func openApp(path string) (*app.App, error) {
 	ctx := context.Background()
 	d, err := db.Open(ctx, path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("database %s: %v", path, err)
+		return nil, fmt.Errorf("database %s: %v", path, err)
 	}
 	a, err := app.New(d, app.Config{BaseURL: "http://localhost"}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		d.Close()
-		return nil, nil, err
+		return nil, err
 	}
-	return a, func() { d.Close() }, nil
+	return a, nil
 }
 
 func seedCmd(args []string, stdout io.Writer) error {
@@ -74,11 +83,11 @@ func apikeyCmd(args []string, stdout io.Writer) error {
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	}
-	a, closeDB, err := openApp(*path)
+	a, err := openApp(*path)
 	if err != nil {
 		return err
 	}
-	defer closeDB()
+	defer a.DB.Close()
 	ctx := context.Background()
 	switch args[0] {
 	case "create":
@@ -96,8 +105,7 @@ func apikeyCmd(args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tEMAIL\tPREFIX\tSCOPES\tCREATED\tLAST USED\tREVOKED")
+		tw := newTable(stdout, "ID\tEMAIL\tPREFIX\tSCOPES\tCREATED\tLAST USED\tREVOKED")
 		for _, k := range keys {
 			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.Email, k.Prefix, strings.Join(k.Scopes, ","), k.CreatedAt, k.LastUsedAt, k.RevokedAt)
 		}
@@ -128,11 +136,11 @@ func userCmd(args []string, stdout io.Writer) error {
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	}
-	a, closeDB, err := openApp(*path)
+	a, err := openApp(*path)
 	if err != nil {
 		return err
 	}
-	defer closeDB()
+	defer a.DB.Close()
 	ctx := context.Background()
 	switch args[0] {
 	case "create":
@@ -154,8 +162,7 @@ func userCmd(args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tEMAIL\tNAME\tCREATED")
+		tw := newTable(stdout, "ID\tEMAIL\tNAME\tCREATED")
 		for _, u := range users {
 			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", u.ID, u.Email, u.Name, u.CreatedAt)
 		}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"launchdir/app"
 )
@@ -59,11 +58,11 @@ func priceCmd(args []string, stdout io.Writer) error {
 		if err != nil || cents < 0 {
 			return fmt.Errorf("bad CENTS %q: want a whole number of cents, e.g. 4900", pos[1])
 		}
-		a, closeDB, err := openApp(*path)
+		a, err := openApp(*path)
 		if err != nil {
 			return err
 		}
-		defer closeDB()
+		defer a.DB.Close()
 		if err := a.SetProductPrice(ctx, pos[0], cents, *capacity); err != nil {
 			return err
 		}
@@ -75,17 +74,16 @@ func priceCmd(args []string, stdout io.Writer) error {
 		if len(pos) != 0 {
 			return fmt.Errorf("unexpected argument %q", pos[0])
 		}
-		a, closeDB, err := openApp(*path)
+		a, err := openApp(*path)
 		if err != nil {
 			return err
 		}
-		defer closeDB()
+		defer a.DB.Close()
 		products, err := a.AdminProducts(ctx)
 		if err != nil {
 			return err
 		}
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "CODE\tPRICE (CENTS)\tCURRENCY\tWEEKLY CAPACITY\tACTIVE\tNAME")
+		tw := newTable(stdout, "CODE\tPRICE (CENTS)\tCURRENCY\tWEEKLY CAPACITY\tACTIVE\tNAME")
 		for _, p := range products {
 			capText := "-"
 			if p.WeeklyCapacity != nil {
@@ -116,11 +114,11 @@ func promoCmd(args []string, stdout io.Writer) error {
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	}
-	a, closeDB, err := openApp(*path)
+	a, err := openApp(*path)
 	if err != nil {
 		return err
 	}
-	defer closeDB()
+	defer a.DB.Close()
 	ctx := context.Background()
 	switch args[0] {
 	case "create":
@@ -145,8 +143,7 @@ func promoCmd(args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "CODE\tKIND\tVALUE\tFROM\tUNTIL\tUSED\tMAX\tPRODUCTS")
+		tw := newTable(stdout, "CODE\tKIND\tVALUE\tFROM\tUNTIL\tUSED\tMAX\tPRODUCTS")
 		for _, p := range list {
 			maxText := "-"
 			if p.MaxRedemptions != nil {
@@ -186,11 +183,11 @@ func orderCmd(args []string, stdout io.Writer) error {
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	}
-	a, closeDB, err := openApp(*path)
+	a, err := openApp(*path)
 	if err != nil {
 		return err
 	}
-	defer closeDB()
+	defer a.DB.Close()
 	ok, err := a.RefundOrder(context.Background(), *number, *note)
 	if err != nil {
 		return err

@@ -307,20 +307,10 @@ func (a *App) listMyClaims(ctx context.Context, in *ops.Input) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := a.DB.R.QueryContext(ctx, `SELECT id FROM claims WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`, uid, lim, off)
+	ids, err := db.Column[int64](ctx, a.DB.R, `SELECT id FROM claims WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`, uid, lim, off)
 	if err != nil {
 		return nil, err
 	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
 	items := []Claim{}
 	for _, id := range ids {
 		c, err := a.loadClaim(ctx, a.DB.R, uid, id)

@@ -116,20 +116,10 @@ func (a *App) runDraftWorkers(ctx context.Context) {
 // ResumeDrafts re-queues everything left in crawling or drafting, e.g. after
 // a restart. A regenerate interrupted mid-way is redone as a full draft.
 func (a *App) ResumeDrafts(ctx context.Context) error {
-	rows, err := a.DB.R.QueryContext(ctx, `SELECT id FROM drafts WHERE status IN ('crawling','drafting') ORDER BY created_at`)
+	ids, err := db.Column[string](ctx, a.DB.R, `SELECT id FROM drafts WHERE status IN ('crawling','drafting') ORDER BY created_at`)
 	if err != nil {
 		return err
 	}
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
 	for _, id := range ids {
 		a.enqueueDraft(draftJob{id: id})
 	}
@@ -234,20 +224,7 @@ func (a *App) failDraft(ctx context.Context, id string, err error) {
 }
 
 func (a *App) categoryNames(ctx context.Context) ([]string, error) {
-	rows, err := a.DB.R.QueryContext(ctx, `SELECT name FROM categories ORDER BY position, name`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			return nil, err
-		}
-		out = append(out, n)
-	}
-	return out, rows.Err()
+	return db.Column[string](ctx, a.DB.R, `SELECT name FROM categories ORDER BY position, name`)
 }
 
 // applyProfile merges a drafted profile into the draft: fields the user

@@ -76,20 +76,10 @@ func (a *App) listMyDrafts(ctx context.Context, in *ops.Input) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := a.DB.R.QueryContext(ctx, `SELECT id `+mine+` ORDER BY created_at DESC, id LIMIT ?3 OFFSET ?4`, p.UserID, p.Email, lim, off)
+	ids, err := db.Column[string](ctx, a.DB.R, `SELECT id `+mine+` ORDER BY created_at DESC, id LIMIT ?3 OFFSET ?4`, p.UserID, p.Email, lim, off)
 	if err != nil {
 		return nil, err
 	}
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
 	items := []*Draft{}
 	for _, id := range ids {
 		r, err := loadDraft(ctx, a.DB.R, id)

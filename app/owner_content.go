@@ -44,20 +44,10 @@ func (a *App) notifyFollowers(ctx context.Context, tx *sql.Tx, listingID int64, 
 	if err := tx.QueryRowContext(ctx, `SELECT name, slug FROM listings WHERE id = ?`, listingID).Scan(&name, &slug); err != nil {
 		return 0, err
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT u.email FROM follows f JOIN users u ON u.id = f.user_id WHERE f.listing_id = ? ORDER BY u.id`, listingID)
+	emails, err := db.Column[string](ctx, tx, `SELECT u.email FROM follows f JOIN users u ON u.id = f.user_id WHERE f.listing_id = ? ORDER BY u.id`, listingID)
 	if err != nil {
 		return 0, err
 	}
-	var emails []string
-	for rows.Next() {
-		var e string
-		if err := rows.Scan(&e); err != nil {
-			rows.Close()
-			return 0, err
-		}
-		emails = append(emails, e)
-	}
-	rows.Close()
 	subject := fmt.Sprintf("%s: %s", name, u.Title)
 	body := fmt.Sprintf("%s posted an update.\n\n%s\n\n%s\n\nSee %s", name, u.Title, u.Body, a.ListingURL(slug))
 	for _, e := range emails {

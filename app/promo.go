@@ -274,21 +274,8 @@ func (a *App) CreatePromo(ctx context.Context, p PromoCode) error {
 
 // ListPromos lists every promo code (CLI `promo list`).
 func (a *App) ListPromos(ctx context.Context) ([]PromoCode, error) {
-	rows, err := a.DB.R.QueryContext(ctx, `SELECT code FROM promo_codes ORDER BY created_at, code`)
+	codes, err := db.Column[string](ctx, a.DB.R, `SELECT code FROM promo_codes ORDER BY created_at, code`)
 	if err != nil {
-		return nil, err
-	}
-	var codes []string
-	for rows.Next() {
-		var c string
-		if err := rows.Scan(&c); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		codes = append(codes, c)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	out := make([]PromoCode, 0, len(codes))

@@ -302,22 +302,9 @@ func (d *DB) rankCandidates(ctx context.Context, fts, cond string, args []any) (
 
 // olderMatches pages through matches older than the ranked candidates.
 func (d *DB) olderMatches(ctx context.Context, fts, cond string, args []any, below int64, offset, limit int) ([]int64, error) {
-	rows, err := d.R.QueryContext(ctx, `SELECT l.id FROM listings_fts CROSS JOIN listings l ON l.id = listings_fts.rowid
+	return Column[int64](ctx, d.R, `SELECT l.id FROM listings_fts CROSS JOIN listings l ON l.id = listings_fts.rowid
 		WHERE listings_fts MATCH ? AND listings_fts.rowid < ? AND `+cond+` ORDER BY listings_fts.rowid DESC LIMIT ? OFFSET ?`,
 		append(append([]any{fts, below}, args...), limit, offset)...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
 }
 
 // summariesByID loads summaries keeping the order of ids.
