@@ -2,6 +2,11 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -72,9 +77,81 @@ func TestEnvironmentSetsFlags(t *testing.T) {
 	if _, err := runCmd(t, "-db", filepath.Join(t.TempDir(), "e.db")); err == nil || !strings.Contains(err.Error(), "not-an-address") {
 		t.Fatalf("LAUNCHDIR_ADDR ignored: %v", err)
 	}
-	// A flag on the command line wins over the environment.
+	// A flag on the command line wins over the environment: with the
+	// environment's bad value ignored, the run gets as far as the database.
 	t.Setenv("LAUNCHDIR_PAYMENTS", "cash")
-	if _, err := runCmd(t, "-payments", "test", "-addr", "bad"); err == nil || strings.Contains(err.Error(), "cash") {
+	_, err := runCmd(t, "-payments", "test", "-addr", "127.0.0.1:0", "-db", "/nonexistent-dir/x.db")
+	if err == nil || strings.Contains(err.Error(), "cash") || !strings.Contains(err.Error(), "nonexistent-dir") {
 		t.Fatalf("flag did not win: %v", err)
+	}
+}
+
+func TestDemoOnlyFillsANewDatabase(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		demo bool
+		want string // "" = empty directory
+	}{{true, "filled"}, {false, ""}} {
+		cfg := defaultServeConfig()
+		cfg.Addr, cfg.DB, cfg.Demo = "127.0.0.1:0", filepath.Join(dir, fmt.Sprintf("demo-%v.db", c.demo)), c.demo
+		if err := cfg.check(); err != nil {
+			t.Fatal(err)
+		}
+		svc, err := start(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var live int
+		svc.db.R.QueryRow(`SELECT count(*) FROM listings WHERE status = 'live'`).Scan(&live)
+		svc.close()
+		if (c.want == "filled") != (live >= 250) {
+			t.Errorf("-demo=%v: %d live listings", c.demo, live)
+		}
+	}
+	// An existing database is never filled again.
+	cfg := defaultServeConfig()
+	cfg.Addr, cfg.DB = "127.0.0.1:0", filepath.Join(dir, "demo-false.db")
+	cfg.check()
+	svc, err := start(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.close()
+	var live int
+	svc.db.R.QueryRow(`SELECT count(*) FROM listings`).Scan(&live)
+	if live != 0 {
+		t.Errorf("an existing empty database was filled: %d listings", live)
+	}
+}
+
+func TestCLIPricesAndPasswords(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "p.db")
+	if _, err := runCmd(t, "price", "set", "launch", "5900", "-db", db); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := runCmd(t, "price", "list", "-db", db); !strings.Contains(out, "launch") || !strings.Contains(out, "5900") {
+		t.Fatalf("price list: %s", out)
+	}
+	if _, err := runCmd(t, "price", "set", "launch", "-5", "-db", db); err == nil {
+		t.Fatal("negative price accepted")
+	}
+	r, w, _ := os.Pipe()
+	old := os.Stdin
+	os.Stdin = r
+	defer func() { os.Stdin = old }()
+	w.WriteString("correct horse battery\n")
+	w.Close()
+	if _, err := runCmd(t, "user", "create", "-email", "pw@example.com", "-password-stdin", "-db", db); err != nil {
+		t.Fatal(err)
+	}
+	a, err := openApp(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.DB.Close()
+	var hash string
+	a.DB.R.QueryRow(`SELECT password_hash FROM users WHERE email = 'pw@example.com'`).Scan(&hash)
+	if !strings.HasPrefix(hash, "$2") || strings.Contains(hash, "horse") {
+		t.Fatalf("password not stored as a bcrypt hash: %q", hash)
 	}
 }

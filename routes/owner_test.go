@@ -84,13 +84,32 @@ var signedInPaths = map[string]struct {
 	"claim_listing":       {"/claims", map[string]any{"slug": "rankrocket", "method": "dns"}},
 	"verify_claim":        {"/claims/1/verify", nil},
 	"list_my_claims":      {"/claims", nil},
+	"submit_listing":      {"/drafts", map[string]any{"url": "http://127.0.0.1:1/"}},
+	"list_my_drafts":      {"/drafts", nil},
+	"get_draft":           {"/drafts/0b8f2f9e-5d7c-4c1a-9e2b-7a1d3c5e9f00", nil},
+	"update_draft":        {"/drafts/0b8f2f9e-5d7c-4c1a-9e2b-7a1d3c5e9f00", map[string]any{}},
+	"invite_cofounder":    {"/drafts/0b8f2f9e-5d7c-4c1a-9e2b-7a1d3c5e9f00/invites", map[string]any{"email": "x@example.com"}},
+	"submit_draft":        {"/drafts/0b8f2f9e-5d7c-4c1a-9e2b-7a1d3c5e9f00/submit", nil},
+	"quote_order":         {"/orders/quote", map[string]any{"items": []any{map[string]any{"product": "ai_review", "listing_id": 1}}}},
+	"create_checkout":     {"/orders/checkout", map[string]any{"items": []any{map[string]any{"product": "ai_review", "listing_id": 1}}, "billing_country": "US"}},
+	"list_my_orders":      {"/orders", nil},
+	"get_order":           {"/orders/LD-2026-000001", nil},
 }
 
 func TestSignedInAuthMatrix(t *testing.T) {
 	e := newOwnerEnv(t)
+	revoked := e.APIKey("owner@example.com")
+	keys, _ := e.App.ListAPIKeys(context.Background(), "owner@example.com")
+	if err := e.App.RevokeAPIKey(context.Background(), keys[len(keys)-1].ID); err != nil {
+		t.Fatal(err)
+	}
 	for _, op := range e.App.Table.Ops {
+		if op.Scope == "" {
+			continue
+		}
 		tc, ok := signedInPaths[op.ID]
-		if op.Scope == "" || !ok {
+		if !ok {
+			t.Errorf("%s has no case in the auth matrix", op.ID)
 			continue
 		}
 		t.Run(op.ID, func(t *testing.T) {
@@ -100,9 +119,11 @@ func TestSignedInAuthMatrix(t *testing.T) {
 				t.Fatalf("no credentials: %d %v", r.Status, r.Header)
 			}
 			checkProblem(t, r)
-			r = e.Do(op.Method, url, tc.body, "Authorization", "Bearer ldk_not_a_key")
-			if r.Status != 401 || !strings.Contains(r.Header.Get("WWW-Authenticate"), "invalid_token") {
-				t.Fatalf("bad key: %d %v", r.Status, r.Header)
+			for _, bad := range []string{"ldk_not_a_key", "lda_not_a_token", revoked} {
+				r = e.Do(op.Method, url, tc.body, "Authorization", "Bearer "+bad)
+				if r.Status != 401 || !strings.Contains(r.Header.Get("WWW-Authenticate"), "invalid_token") {
+					t.Fatalf("bad credential %.8s: %d %v", bad, r.Status, r.Header)
+				}
 			}
 			var lacking []string
 			for _, s := range ops.AllScopes {
@@ -379,6 +400,51 @@ func TestIdempotencyConcurrent(t *testing.T) {
 	}
 }
 
+func TestIdempotencyStillRunningIs409(t *testing.T) {
+	e := newOwnerEnv(t)
+	h := append(append([]string{}, e.owner...), "Idempotency-Key", "busy")
+	body := map[string]any{"title": "t", "body": "b"}
+	if r := e.Do("POST", "/api/v1/me/listings/1/updates", body, h...); r.Status != 201 {
+		t.Fatalf("first: %d", r.Status)
+	}
+	// Put the key back in the state of a request still being served.
+	if _, err := e.DB.W.Exec(`UPDATE idempotency_keys SET state = 'running', created_at = '2026-11-18T11:59:00Z' WHERE key = 'busy'`); err != nil {
+		t.Fatal(err)
+	}
+	r := e.Do("POST", "/api/v1/me/listings/1/updates", body, h...)
+	if r.Status != 409 {
+		t.Fatalf("retry while running: %d %s", r.Status, r.Body)
+	}
+	checkProblem(t, r)
+}
+
+func TestIdempotentReplaySurvivesRestart(t *testing.T) {
+	e := newOwnerEnv(t)
+	h := append(append([]string{}, e.owner...), "Idempotency-Key", "restart")
+	body := map[string]any{"date": "2026-02-02", "title": "Before restart"}
+	first := e.Do("POST", "/api/v1/me/listings/1/milestones", body, h...)
+	// A second app on the same database file stands for a restarted process.
+	a2, err := app.New(e.DB, e.App.Cfg, e.App.Log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a2.Now = e.App.Now
+	p, err := a2.Authenticate(context.Background(), e.owner[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := map[string]any{"listing_id": int64(1), "date": "2026-02-02", "title": "Before restart"}
+	res, err := a2.Exec.Call(context.Background(), a2.Table.Get("add_milestone"), p, args, "restart", nil)
+	if err != nil || !res.Replayed || string(res.Body) != string(first.Body) {
+		t.Fatalf("replay after restart: %v %+v", err, res)
+	}
+	var n int
+	e.DB.R.QueryRow(`SELECT count(*) FROM milestones WHERE title = 'Before restart'`).Scan(&n)
+	if n != 1 {
+		t.Fatalf("%d milestones", n)
+	}
+}
+
 func TestIdempotencyAbandonedKey(t *testing.T) {
 	e := newOwnerEnv(t)
 	// A key left running by a process that died ten minutes ago is abandoned.
@@ -396,7 +462,9 @@ func TestIdempotencyExpires(t *testing.T) {
 	e := newOwnerEnv(t)
 	body := map[string]any{"title": "Hello", "body": "x"}
 	h := append(append([]string{}, e.owner...), "Idempotency-Key", "old")
-	e.Do("POST", "/api/v1/me/listings/1/updates", body, h...)
+	if r := e.Do("POST", "/api/v1/me/listings/1/updates", body, h...); r.Status != 201 {
+		t.Fatalf("first: %d", r.Status)
+	}
 	e.App.Now = func() time.Time { return apitest.Now.Add(25 * time.Hour) }
 	if r := e.Do("POST", "/api/v1/me/listings/1/updates", map[string]any{"title": "Other", "body": "x"}, h...); r.Status != 201 {
 		t.Fatalf("expired key should run again: %d %s", r.Status, r.Body)
@@ -536,6 +604,10 @@ func TestClaimsDNSMetaFileEmail(t *testing.T) {
 	if r := e.Do("POST", mv, nil, fan...); !strings.Contains(string(r.Body), `"status":"verified"`) {
 		t.Fatalf("meta verify: %s", r.Body)
 	}
+	// Verified is not paid: the plan and paid sections are unchanged.
+	if r := e.Do("GET", "/api/v1/me/listings/2", nil, fan...); !strings.Contains(string(r.Body), `"plan":"free"`) || !strings.Contains(string(r.Body), `"unlocked_sections":[]`) {
+		t.Fatalf("verification changed the plan: %s", r.Body)
+	}
 	fc := e.Do("POST", "/api/v1/claims", map[string]any{"slug": "tablely", "method": "file"}, e.other...).JSON()
 	file = fc["instructions"].(map[string]any)["content"].(string) + "\n"
 	if r := e.Do("POST", fmt.Sprintf("/api/v1/claims/%d/verify", int(fc["id"].(float64))), nil, e.other...); !strings.Contains(string(r.Body), `"status":"verified"`) {
@@ -607,4 +679,42 @@ func (m *recordMailer) Send(ctx context.Context, to, subject, body string) error
 	}
 	m.sent++
 	return nil
+}
+
+func TestOwnerBoundsMore(t *testing.T) {
+	e := newOwnerEnv(t)
+	s := strings.Repeat
+	for i := 4; i <= 31; i++ {
+		e.DB.W.Exec(`INSERT INTO interview_questions(id, position, question) VALUES (?, ?, ?)`, i, i, fmt.Sprintf("Question %d?", i))
+	}
+	answers := make([]any, 30)
+	for i := range answers {
+		answers[i] = map[string]any{"question_id": i + 1, "answer": "a"}
+	}
+	url500 := "https://m.example/" + s("a", 482)
+	email254 := s("a", 236) + "@quickbase.example" // 254 characters
+	runScenarios(t, e.Env, []scenario{
+		{name: "30 answers", method: "PUT", path: "/api/v1/me/interview", body: map[string]any{"answers": answers}, status: 200, contains: []string{`"answered":30`}},
+		{name: "question_id 0", method: "PUT", path: "/api/v1/me/interview", body: map[string]any{"answers": []any{map[string]any{"question_id": 0, "answer": "a"}}}, status: 400, contains: []string{`"field":"answers[0].question_id"`}},
+		{name: "milestone url 500", method: "POST", path: "/api/v1/me/listings/2/milestones", body: map[string]any{"date": "2026-01-01", "title": s("t", 200), "url": url500}, status: 201},
+		{name: "milestone url 501", method: "POST", path: "/api/v1/me/listings/2/milestones", body: map[string]any{"date": "2026-01-01", "title": "t", "url": url500 + "a"}, status: 400, contains: []string{`"field":"url"`}},
+		{name: "milestone title missing", method: "POST", path: "/api/v1/me/listings/2/milestones", body: map[string]any{"date": "2026-01-01"}, status: 400, contains: []string{`"field":"title"`}},
+		{name: "update title missing", method: "POST", path: "/api/v1/me/listings/2/updates", body: map[string]any{"body": "b"}, status: 400, contains: []string{`"field":"title"`}},
+		{name: "faq answer 1500", method: "PATCH", path: "/api/v1/me/listings/2", body: map[string]any{"faqs": []any{map[string]any{"question": "q", "answer": s("a", 1500)}}}, status: 200},
+		{name: "social 500", method: "PATCH", path: "/api/v1/me/listings/2", body: map[string]any{"socials": map[string]any{"x": "https://x.com/" + s("a", 486)}}, status: 200},
+		{name: "milestone_id 0", method: "DELETE", path: "/api/v1/me/listings/2/milestones/0", status: 400, contains: []string{`"field":"milestone_id"`}},
+		{name: "milestone_id text", method: "DELETE", path: "/api/v1/me/listings/2/milestones/x", status: 400, contains: []string{`"field":"milestone_id"`}},
+		{name: "claim_id 0", method: "POST", path: "/api/v1/claims/0/verify", status: 400, contains: []string{`"field":"claim_id"`}},
+		{name: "claim email 254", method: "POST", path: "/api/v1/claims", body: map[string]any{"slug": "quickbase", "method": "email", "email": email254}, status: 201},
+		{name: "claim email 255", method: "POST", path: "/api/v1/claims", body: map[string]any{"slug": "tablely", "method": "email", "email": "a" + email254}, status: 400, contains: []string{`"field":"email"`}},
+	}, e.other...)
+}
+
+func TestApplyToCopiesOnlyFieldsSent(t *testing.T) {
+	e := newOwnerEnv(t)
+	e.Do("PATCH", "/api/v1/me/listings/1", map[string]any{"fields": map[string]any{"seo_title": "Listing SEO"}}, e.owner...)
+	r := e.Do("PATCH", "/api/v1/me/listings/1", map[string]any{"fields": map[string]any{"headline": "H", "tagline": "T"}, "apply_to": []string{"all"}}, e.owner...)
+	if r.Status != 200 || !strings.Contains(string(r.Body), `"site_copies":[{"site":"main","headline":"H","summary":"","seo_title":"","seo_description":""}]`) {
+		t.Fatalf("apply_to copied more than the fields sent: %d %s", r.Status, r.Body)
+	}
 }

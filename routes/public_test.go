@@ -392,3 +392,88 @@ func TestProtocolEdges(t *testing.T) {
 		t.Errorf("milestone in year 1: %d", r.Status)
 	}
 }
+
+// publicPaths gives every public GET a valid path on the fixture.
+var publicPaths = map[string]string{
+	"get_site_info": "/site", "search_listings": "/listings", "get_listing": "/listings/quickbase",
+	"get_alternatives": "/listings/quickbase/alternatives", "compare_listings": "/compare?a=quickbase&b=tablely",
+	"list_categories": "/categories", "get_category": "/categories/developer-tools", "get_launch_week": "/launches/weeks/this",
+	"list_launches": "/launches", "get_leaderboard": "/leaderboards/community-all-time", "list_founders": "/founders",
+	"get_founder": "/founders/ada-lovelace", "list_blog_posts": "/blog", "get_blog_post": "/blog/how-to-launch",
+	"list_awards": "/awards", "get_badges": "/listings/quickbase/badges", "list_interview_questions": "/interview-questions",
+	"list_products": "/products",
+}
+
+func TestEveryPublicGETHasETag(t *testing.T) {
+	e := fixtureEnv(t)
+	for _, op := range e.App.Table.Ops {
+		if op.Scope != "" || op.Method != "GET" {
+			continue
+		}
+		p, ok := publicPaths[op.ID]
+		if !ok {
+			t.Errorf("%s has no path in publicPaths", op.ID)
+			continue
+		}
+		r := e.Do("GET", "/api/v1"+p, nil)
+		etag := r.Header.Get("ETag")
+		if r.Status != 200 || etag == "" || !strings.Contains(r.Header.Get("Cache-Control"), "public") {
+			t.Errorf("%s: %d etag %q", op.ID, r.Status, etag)
+			continue
+		}
+		if r2 := e.Do("GET", "/api/v1"+p, nil, "If-None-Match", etag); r2.Status != 304 {
+			t.Errorf("%s: If-None-Match gave %d", op.ID, r2.Status)
+		}
+	}
+}
+
+// Every paginated operation, public or signed in, takes the same bounds.
+func TestEveryPaginatedOperationBounds(t *testing.T) {
+	e := fixtureEnv(t)
+	key := apitest.Bearer(e.APIKey("owner@example.com"))
+	signed := map[string]string{"list_my_drafts": "/drafts", "list_my_listings": "/me/listings", "list_my_claims": "/claims", "list_my_orders": "/orders"}
+	for _, op := range e.App.Table.Ops {
+		if !op.Paginated {
+			continue
+		}
+		p, ok := publicPaths[op.ID]
+		if !ok {
+			p, ok = signed[op.ID]
+		}
+		if !ok {
+			t.Errorf("%s: no path", op.ID)
+			continue
+		}
+		sep := "?"
+		if strings.Contains(p, "?") {
+			sep = "&"
+		}
+		for q, want := range map[string]int{"page=0": 400, "page=1": 200, "page=1000": 200, "page=1001": 400,
+			"per_page=0": 400, "per_page=1": 200, "per_page=100": 200, "per_page=101": 400} {
+			r := e.Do("GET", "/api/v1"+p+sep+q, nil, key...)
+			if r.Status != want {
+				t.Errorf("%s %s: %d, want %d", op.ID, q, r.Status, want)
+			}
+			if want == 400 && !strings.Contains(string(r.Body), `"field":"`+strings.Split(q, "=")[0]+`"`) {
+				t.Errorf("%s %s: problem does not name the field: %s", op.ID, q, r.Body)
+			}
+		}
+	}
+}
+
+func TestPublicQueryBoundsMore(t *testing.T) {
+	e := fixtureEnv(t)
+	runScenarios(t, e, []scenario{
+		{name: "board week date", path: "/api/v1/leaderboards/community-weekly?week=2026-11-10", status: 200, contains: []string{`"week":"2026-11-09"`}},
+		{name: "board week 11 chars", path: "/api/v1/leaderboards/community-weekly?week=2026-11-100", status: 400, contains: []string{`"field":"week"`}},
+		{name: "founders country 3", path: "/api/v1/founders?country=USA", status: 400, contains: []string{`"field":"country"`}},
+		{name: "stage malformed", path: "/api/v1/listings?stage=Beta%20Stage", status: 400, contains: []string{`"field":"stage"`}},
+		{name: "compare a missing", path: "/api/v1/compare?b=quickbase", status: 400, contains: []string{`"field":"a"`}},
+		{name: "compare a malformed", path: "/api/v1/compare?a=Quick_Base&b=quickbase", status: 400, contains: []string{`"field":"a"`}},
+		{name: "awards listing malformed", path: "/api/v1/awards?listing=-x", status: 400, contains: []string{`"field":"listing"`}},
+		{name: "badge mode bad", path: "/api/v1/listings/quickbase/badges?mode=neon", status: 400, contains: []string{`"field":"mode"`}},
+		{name: "badge outline light", path: "/api/v1/listings/quickbase/badges?shape=outline&mode=light&size=s", status: 200},
+		{name: "badge banner", path: "/api/v1/listings/quickbase/badges?shape=banner", status: 200},
+		{name: "blog q 200", path: "/api/v1/blog?q=" + strings.Repeat("a", 200), status: 200},
+	})
+}
