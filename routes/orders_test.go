@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"launchdir/apitest"
@@ -542,5 +543,54 @@ func TestCheckoutNeedsBillingCountry(t *testing.T) {
 	}
 	if r := e.Do("POST", "/api/v1/orders/checkout", body, key...); r.Status != 400 || !strings.Contains(string(r.Body), `"field":"billing_country"`) {
 		t.Fatalf("checkout without country: %d %s", r.Status, r.Body)
+	}
+}
+
+func TestConcurrentCheckoutOneKeyOneOrder(t *testing.T) {
+	e := ordersEnv(t)
+	h := append(apitest.Bearer(e.APIKey("owner@example.com")), "Idempotency-Key", "same-cart")
+	body := order(it("ai_review", "listing_id", 1))
+	var wg sync.WaitGroup
+	statuses := make([]int, 10)
+	for i := range statuses {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			statuses[i] = e.Do("POST", "/api/v1/orders/checkout", body, h...).Status
+		}(i)
+	}
+	wg.Wait()
+	for _, s := range statuses {
+		if s != 201 && s != 409 {
+			t.Fatalf("statuses %v", statuses)
+		}
+	}
+	var n int
+	e.DB.R.QueryRow(`SELECT count(*) FROM orders`).Scan(&n)
+	if n != 1 {
+		t.Fatalf("%d orders from one idempotency key", n)
+	}
+}
+
+func TestRefundOnlyPaidOrders(t *testing.T) {
+	e := ordersEnv(t)
+	key := apitest.Bearer(e.APIKey("owner@example.com"))
+	r := e.Do("POST", "/api/v1/orders/checkout", order(it("ai_review", "listing_id", 1)), key...)
+	number, _ := r.JSON()["number"].(string)
+	ctx := context.Background()
+	if ok, err := e.App.RefundOrder(ctx, number, "test"); err != nil || ok {
+		t.Fatalf("refunded a pending order: %v %v", ok, err)
+	}
+	if _, err := e.App.ConfirmPayment(ctx, number, "test", "ref"); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := e.App.RefundOrder(ctx, number, "customer asked"); err != nil || !ok {
+		t.Fatalf("refund: %v %v", ok, err)
+	}
+	if r := e.Do("GET", "/api/v1/orders/"+number, nil, key...); !strings.Contains(string(r.Body), `"status":"refunded"`) {
+		t.Fatalf("order after refund: %s", r.Body)
+	}
+	if ok, _ := e.App.RefundOrder(ctx, number, "again"); ok {
+		t.Fatal("refunded twice")
 	}
 }
