@@ -72,7 +72,7 @@ func (a *App) draftOperations() []*ops.Operation {
 			Params:      []ops.Param{draftID}, Handler: a.getDraft},
 		{ID: "update_draft", Destructive: true, Method: "PATCH", Path: "/drafts/:id", Toolset: "drafts", Scope: ops.ScopeListingsWrite, Idem: true,
 			Summary: "Edit a draft; after submission also updates its listing",
-			Description: "All optional. fields: profile fields (null removes; typed values become edited or manual). lock_fields: keep values from AI changes (override). regenerate: up to 5 fields redrafted from the stored pages (asynchronous; status drafting until done; locked fields untouched). restore: back to the AI value. faqs (max 5, replaces), founders (max 6, first is primary, replaces), company_socials / founder_socials (14 platform keys), story, milestones (max 50, replaces), competitor_url (empty clears), seo {title max 70, meta max 170}. Field names: " +
+			Description: "All optional. fields: profile fields (null removes; typed values become edited or manual). lock_fields: keep values from AI changes (override). regenerate: up to 5 fields redrafted from the stored pages (asynchronous; status drafting until done; locked fields untouched). restore: back to the AI value (this also unlocks the field). faqs (max 5, replaces), founders (max 6, first is primary, replaces), company_socials / founder_socials (14 platform keys), story, milestones (max 50, replaces), competitor_url (empty clears), seo {title max 70, meta max 170}. Field names: " +
 				strings.Join(profileFieldNames(), ", ") + ".",
 			Params: []ops.Param{draftID},
 			Body: ops.Obj(

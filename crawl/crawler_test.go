@@ -1,8 +1,14 @@
 package crawl
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"errors"
+	"io"
+	"log"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"sync/atomic"
@@ -253,5 +259,87 @@ func TestCancelledCrawlDoesNotPoisonRobotsCache(t *testing.T) {
 	c.Crawl(ctx, s.URL, nil)
 	if _, err := c.Crawl(t.Context(), s.URL, nil); err != nil {
 		t.Fatalf("crawl after a cancelled one: %v", err)
+	}
+}
+
+// A page served with Content-Encoding: gzip is decoded transparently, so its
+// text and title come out readable rather than as compressed bytes.
+func TestCrawlDecodesGzipPage(t *testing.T) {
+	s := serveSite(t, "pixelnote", nil)
+	const html = `<!doctype html><html><head><title>Gzipped Home</title></head>` +
+		`<body><h1>Squeezed but readable</h1><p>This paragraph travelled compressed over the wire.</p></body></html>`
+	var askedGzip atomic.Bool
+	s.Overrides["/gz"] = func(w http.ResponseWriter, r *http.Request) {
+		askedGzip.Store(strings.Contains(r.Header.Get("Accept-Encoding"), "gzip"))
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write([]byte(html))
+		zw.Close()
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Write(buf.Bytes())
+	}
+	check := func(p *Page) {
+		t.Helper()
+		if p.Title != "Gzipped Home" {
+			t.Errorf("title %q, want the decoded title", p.Title)
+		}
+		if !strings.Contains(p.Text, "This paragraph travelled compressed over the wire.") {
+			t.Errorf("text not decoded: %q", p.Text)
+		}
+		if bytes.HasPrefix(p.HTML, []byte{0x1f, 0x8b}) {
+			t.Error("HTML still holds the gzip stream")
+		}
+	}
+	p, err := testCrawler().FetchPage(t.Context(), s.URL+"/gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(p)
+	if !askedGzip.Load() {
+		t.Error("request did not advertise Accept-Encoding: gzip")
+	}
+	res, err := testCrawler().Crawl(t.Context(), s.URL+"/gz", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Pages) == 0 {
+		t.Fatal("no pages")
+	}
+	check(&res.Pages[0])
+}
+
+// A certificate the crawler does not trust ends in a "tls" FetchError with a
+// message a person can act on, both for a crawl and for a single page.
+func TestCrawlUntrustedCertificate(t *testing.T) {
+	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<title>secret</title>"))
+	}))
+	ts.Config.ErrorLog = log.New(io.Discard, "", 0) // the handshake failures are expected
+	ts.StartTLS()
+	t.Cleanup(ts.Close)
+	c := New(Options{AllowPrivate: true, Timeout: 5 * time.Second, MaxCrawlDelay: time.Millisecond})
+	u, _ := url.Parse(ts.URL)
+	for name, run := range map[string]func() error{
+		"crawl":      func() error { _, err := c.Crawl(t.Context(), ts.URL+"/", nil); return err },
+		"fetch page": func() error { _, err := c.FetchPage(t.Context(), ts.URL+"/"); return err },
+	} {
+		t.Run(name, func(t *testing.T) {
+			err := run()
+			var fe *FetchError
+			if !errors.As(err, &fe) {
+				t.Fatalf("err = %v (%T), want *FetchError", err, err)
+			}
+			if fe.Kind != "tls" {
+				t.Fatalf("kind %q (%s), want tls", fe.Kind, fe.Message)
+			}
+			if !strings.Contains(fe.Message, u.Hostname()) || !strings.Contains(strings.ToLower(fe.Message), "certificate") {
+				t.Errorf("message does not name the host and the certificate problem: %q", fe.Message)
+			}
+			if strings.Contains(fe.Message, "x509:") || strings.Contains(fe.Message, "tls:") {
+				t.Errorf("message leaks a raw Go error: %q", fe.Message)
+			}
+		})
 	}
 }

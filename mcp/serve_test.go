@@ -6,15 +6,17 @@ import (
 	"time"
 )
 
-// TestServeForConformance is not a test: with MCP_TEST_SERVE=<file> it
-// serves the fixture directory with MCP mounted, writes the server's origin
-// to <file> and runs until the file is removed (at most 30 minutes). The
-// conformance script uses it (scripts/conformance --test-server) when the
-// binary cannot be used.
+// TestServeForConformance is not a test but a server helper for
+// scripts/conformance: with MCP_TEST_SERVE=<file> it serves the fixture
+// directory with MCP mounted, writes the server's origin to <file> and runs
+// until the file is removed (at most 30 minutes). The conformance script
+// uses it (scripts/conformance --test-server) when the binary cannot be
+// used. In ordinary `go test` runs it always skips; that skip is expected
+// and hides no coverage.
 func TestServeForConformance(t *testing.T) {
 	file := os.Getenv("MCP_TEST_SERVE")
 	if file == "" {
-		t.Skip("set MCP_TEST_SERVE=<file> to serve")
+		t.Skip("not a test: server helper for scripts/conformance --test-server; set MCP_TEST_SERVE=<file> to serve")
 	}
 	e := newEnv(t)
 	if err := os.WriteFile(file, []byte(e.URL+"\n"), 0o644); err != nil {

@@ -161,13 +161,33 @@ func TestUpdateDraftStatesAndBounds(t *testing.T) {
 	if d.Fields["tagline"].State != "override" {
 		t.Fatalf("lock: %+v", d.Fields["tagline"])
 	}
-	st, d, body = patch(map[string]any{"regenerate": []string{"tagline", "name"}})
+	// Move name away from its AI value so only a real regenerate brings it back.
+	st, d, body = patch(map[string]any{"fields": map[string]any{"name": "Renamed Before Regenerate"}})
+	if st != 200 || d.Fields["name"].Value != "Renamed Before Regenerate" || d.Fields["name"].State != "edited" {
+		t.Fatalf("edit before regenerate: %d %s", st, body)
+	}
+	st, d, body = patch(map[string]any{"regenerate": []string{"name", "tagline"}})
 	if st != 200 {
-		t.Fatalf("regenerate: %s", body)
+		t.Fatalf("regenerate: %d %s", st, body)
+	}
+	if d.Status != "drafting" {
+		t.Fatalf("regenerate response status %q, want drafting: %s", d.Status, body)
 	}
 	d = e.wait(t, id)
-	if d.Fields["tagline"].Value != "Locked tagline" || d.Fields["tagline"].State != "override" || d.Fields["name"].State != "ai" {
-		t.Fatalf("regenerate touched a locked field: %+v", d.Fields["tagline"])
+	if d.Status != "ready" {
+		t.Fatalf("after regenerate: %s %+v", d.Status, d.Failure)
+	}
+	if n := d.Fields["name"]; n.Value != "Acme Analytics" || n.State != "ai" || len(n.Evidence) == 0 {
+		t.Fatalf("regenerate did not redraft name: %+v", n)
+	}
+	if tl := d.Fields["tagline"]; tl.Value != "Locked tagline" || tl.State != "override" {
+		t.Fatalf("regenerate touched a locked field: %+v", tl)
+	}
+	// A regenerate naming only locked fields has nothing to do: it is
+	// accepted and the draft stays ready.
+	st, d, body = patch(map[string]any{"regenerate": []string{"tagline"}})
+	if st != 200 || d.Status != "ready" {
+		t.Fatalf("regenerate of a locked field only: %d %s", st, body)
 	}
 	s := strings.Repeat
 	items := func(n, each int) []string {
@@ -229,6 +249,68 @@ func TestUpdateDraftStatesAndBounds(t *testing.T) {
 		{name: "socials unknown key", method: "PATCH", path: p, body: map[string]any{"company_socials": map[string]any{"myspace": "https://myspace.com/a"}}, status: 400, contains: []string{`"field":"company_socials.myspace"`}},
 		{name: "founder socials", method: "PATCH", path: p, body: map[string]any{"founder_socials": map[string]any{"github": "https://github.com/ana"}}, status: 200, contains: []string{`"founder_socials":{"github":"https://github.com/ana"}`}},
 	}, e.owner...)
+
+	// Bounds at the edge and one past it.
+	str := func(field string, n int) map[string]any {
+		return map[string]any{"fields": map[string]any{field: s("v", n)}}
+	}
+	faqWith := func(q, a string) map[string]any {
+		return map[string]any{"faqs": []any{map[string]any{"question": q, "answer": a}}}
+	}
+	founderWith := func(f map[string]any) map[string]any { return map[string]any{"founders": []any{f}} }
+	msWith := func(m map[string]any) map[string]any {
+		full := map[string]any{"date": "2025-01-01", "title": "Launch"}
+		for k, v := range m {
+			full[k] = v
+		}
+		return map[string]any{"milestones": []any{full}}
+	}
+	cats := make([]string, 21)
+	for i := range cats {
+		cats[i] = "Databases"
+	}
+	sc := []scenario{
+		{name: "faq question 300", method: "PATCH", path: p, body: faqWith(s("q", 300), "A."), status: 200},
+		{name: "faq question 301", method: "PATCH", path: p, body: faqWith(s("q", 301), "A."), status: 400, contains: []string{`"field":"faqs[0].question"`}},
+		{name: "faq answer 1500", method: "PATCH", path: p, body: faqWith("Q?", s("a", 1500)), status: 200},
+		{name: "faq answer 1501", method: "PATCH", path: p, body: faqWith("Q?", s("a", 1501)), status: 400, contains: []string{`"field":"faqs[0].answer"`}},
+		{name: "founder name 160", method: "PATCH", path: p, body: founderWith(map[string]any{"name": s("n", 160)}), status: 200},
+		{name: "founder title 160", method: "PATCH", path: p, body: founderWith(map[string]any{"name": "Ana", "title": s("t", 160)}), status: 200},
+		{name: "founder title 161", method: "PATCH", path: p, body: founderWith(map[string]any{"name": "Ana", "title": s("t", 161)}), status: 400, contains: []string{`"field":"founders[0].title"`}},
+		{name: "founder bio 3000", method: "PATCH", path: p, body: founderWith(map[string]any{"name": "Ana", "bio": s("b", 3000)}), status: 200},
+		{name: "milestone title 200", method: "PATCH", path: p, body: msWith(map[string]any{"title": s("t", 200)}), status: 200},
+		{name: "milestone title 201", method: "PATCH", path: p, body: msWith(map[string]any{"title": s("t", 201)}), status: 400, contains: []string{`"field":"milestones[0].title"`}},
+		{name: "milestone description 2000", method: "PATCH", path: p, body: msWith(map[string]any{"description": s("d", 2000)}), status: 200},
+		{name: "milestone description 2001", method: "PATCH", path: p, body: msWith(map[string]any{"description": s("d", 2001)}), status: 400, contains: []string{`"field":"milestones[0].description"`}},
+		{name: "milestone url 500 https", method: "PATCH", path: p, body: msWith(map[string]any{"url": "https://m.example/" + s("u", 482)}), status: 200},
+		{name: "milestone url 501", method: "PATCH", path: p, body: msWith(map[string]any{"url": "https://m.example/" + s("u", 483)}), status: 400, contains: []string{`"field":"milestones[0].url"`}},
+		{name: "milestone url http", method: "PATCH", path: p, body: msWith(map[string]any{"url": "http://m.example/launch"}), status: 400, contains: []string{`"field":"milestones[0].url"`}},
+		{name: "milestone bad date", method: "PATCH", path: p, body: msWith(map[string]any{"date": "2025-13-45"}), status: 400, contains: []string{`"field":"milestones[0].date"`}},
+		{name: "company social 500", method: "PATCH", path: p, body: map[string]any{"company_socials": map[string]any{"x": "https://x.com/" + s("a", 486)}}, status: 200},
+		{name: "company social 501", method: "PATCH", path: p, body: map[string]any{"company_socials": map[string]any{"x": "https://x.com/" + s("a", 487)}}, status: 400, contains: []string{`"field":"company_socials.x"`}},
+		{name: "company social not a link", method: "PATCH", path: p, body: map[string]any{"company_socials": map[string]any{"linkedin": "not a link"}}, status: 400, contains: []string{`"field":"company_socials.linkedin"`}},
+		{name: "founder social 500", method: "PATCH", path: p, body: map[string]any{"founder_socials": map[string]any{"github": "https://github.com/" + s("a", 481)}}, status: 200},
+		{name: "founder social 501", method: "PATCH", path: p, body: map[string]any{"founder_socials": map[string]any{"github": "https://github.com/" + s("a", 482)}}, status: 400, contains: []string{`"field":"founder_socials.github"`}},
+		{name: "founder social not a link", method: "PATCH", path: p, body: map[string]any{"founder_socials": map[string]any{"github": "javascript:alert(1)"}}, status: 400, contains: []string{`"field":"founder_socials.github"`}},
+		{name: "story journey 8000", method: "PATCH", path: p, body: map[string]any{"story": map[string]any{"journey": s("j", 8000)}}, status: 200},
+		{name: "story journey 8001", method: "PATCH", path: p, body: map[string]any{"story": map[string]any{"journey": s("j", 8001)}}, status: 400, contains: []string{`"field":"story.journey"`}},
+		{name: "restore 20", method: "PATCH", path: p, body: map[string]any{"restore": []string{"name", "tagline", "short_description", "description", "stage", "pricing_model", "pricing_summary", "country", "city", "founded_year", "contact_email", "demo_video_url", "logo_url", "categories", "tags", "features", "usps", "keywords", "name", "city"}}, status: 200},
+		{name: "categories 21", method: "PATCH", path: p, body: map[string]any{"fields": map[string]any{"categories": cats}}, status: 400, contains: []string{`"field":"fields.categories"`}},
+		{name: "usps 21", method: "PATCH", path: p, body: map[string]any{"fields": map[string]any{"usps": items(21, 1)}}, status: 400, contains: []string{`"field":"fields.usps"`}},
+		{name: "keywords 21", method: "PATCH", path: p, body: map[string]any{"fields": map[string]any{"keywords": items(21, 1)}}, status: 400, contains: []string{`"field":"fields.keywords"`}},
+	}
+	for _, f := range []string{"name", "short_description", "stage", "pricing_model", "pricing_summary", "city"} {
+		sc = append(sc,
+			scenario{name: f + " 500", method: "PATCH", path: p, body: str(f, 500), status: 200},
+			scenario{name: f + " 501", method: "PATCH", path: p, body: str(f, 501), status: 400, contains: []string{`"field":"fields.` + f + `"`}})
+	}
+	// Last, as it starts a redraft ("restore 20" above cleared the locks).
+	sc = append(sc, scenario{name: "regenerate 5", method: "PATCH", path: p,
+		body: map[string]any{"regenerate": []string{"name", "tagline", "city", "country", "stage"}}, status: 200, contains: []string{`"status":"drafting"`}})
+	runScenarios(t, e.Env, sc, e.owner...)
+	if d := e.wait(t, id); d.Status != "ready" || d.Fields["name"].Value != "Acme Analytics" || d.Fields["name"].State != "ai" {
+		t.Fatalf("after regenerate 5: %s name %+v", d.Status, d.Fields["name"])
+	}
 }
 
 func TestSubmitDraftAndSync(t *testing.T) {
@@ -295,6 +377,16 @@ func TestInviteCofounder(t *testing.T) {
 	if r := e.Do("GET", "/api/v1/drafts/"+id, nil, e.other...); r.Status != 404 {
 		t.Fatalf("uninvited access: %d", r.Status)
 	}
+	// Another user can neither edit the draft nor invite people to it.
+	if r := e.Do("PATCH", "/api/v1/drafts/"+id, map[string]any{"fields": map[string]any{"name": "Hijacked"}}, e.other...); r.Status != 404 {
+		t.Fatalf("another user's update_draft: %d %s", r.Status, r.Body)
+	}
+	if r := e.Do("POST", inv, map[string]any{"email": "friend@example.com"}, e.other...); r.Status != 404 {
+		t.Fatalf("another user's invite_cofounder: %d %s", r.Status, r.Body)
+	}
+	if r := e.Do("GET", "/api/v1/drafts/"+id, nil, e.owner...); strings.Contains(string(r.Body), "Hijacked") || strings.Contains(string(r.Body), "friend@example.com") {
+		t.Fatalf("a refused request changed the draft: %s", r.Body)
+	}
 	if r := e.Do("POST", inv, map[string]any{"email": "other@example.com"}, e.owner...); r.Status != 201 {
 		t.Fatalf("invite: %d %s", r.Status, r.Body)
 	}
@@ -307,10 +399,16 @@ func TestInviteCofounder(t *testing.T) {
 	if r := e.Do("GET", "/api/v1/drafts", nil, e.other...); !strings.Contains(string(r.Body), id) {
 		t.Fatalf("invitee's draft list: %s", r.Body)
 	}
-	for i := 2; i <= 10; i++ {
+	for i := 2; i <= 9; i++ {
 		if r := e.Do("POST", inv, map[string]any{"email": fmt.Sprintf("p%d@example.com", i)}, e.owner...); r.Status != 201 {
 			t.Fatalf("invite %d: %d %s", i, r.Status, r.Body)
 		}
+	}
+	// The tenth invite uses an address of exactly 254 characters, the limit.
+	if long := strings.Repeat("a", 242) + "@example.com"; len(long) != 254 {
+		t.Fatalf("test bug: %d chars", len(long))
+	} else if r := e.Do("POST", inv, map[string]any{"email": long}, e.owner...); r.Status != 201 {
+		t.Fatalf("invite of a 254-character address: %d %s", r.Status, r.Body)
 	}
 	if r := e.Do("POST", inv, map[string]any{"email": "p11@example.com"}, e.owner...); r.Status != 400 {
 		t.Fatalf("11th invite: %d", r.Status)
