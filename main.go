@@ -13,7 +13,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -141,12 +140,4 @@ func serve(args []string, stderr io.Writer) error {
 		return err
 	}
 	return nil
-}
-
-// atoiDefault parses n or returns def.
-func atoiDefault(s string, def int) int {
-	if n, err := strconv.Atoi(s); err == nil {
-		return n
-	}
-	return def
 }

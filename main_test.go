@@ -6,10 +6,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func runCmd(t *testing.T, args ...string) (string, error) {
@@ -153,5 +157,47 @@ func TestCLIPricesAndPasswords(t *testing.T) {
 	a.DB.R.QueryRow(`SELECT password_hash FROM users WHERE email = 'pw@example.com'`).Scan(&hash)
 	if !strings.HasPrefix(hash, "$2") || strings.Contains(hash, "horse") {
 		t.Fatalf("password not stored as a bcrypt hash: %q", hash)
+	}
+}
+
+func TestSIGTERMShutsDownCleanly(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	db := filepath.Join(t.TempDir(), "sig.db")
+	done := make(chan error, 1)
+	go func() { done <- run([]string{"-addr", addr, "-db", db, "-demo=false"}, io.Discard, io.Discard) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, err := http.Get("http://" + addr + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("server did not come up")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve returned %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no shutdown after SIGTERM")
+	}
+	if _, err := http.Get("http://" + addr + "/healthz"); err == nil {
+		t.Fatal("still accepting after shutdown")
+	}
+	// A clean close checkpoints the WAL into the database file.
+	if st, err := os.Stat(db + "-wal"); err == nil && st.Size() != 0 {
+		t.Fatalf("WAL not checkpointed: %d bytes", st.Size())
 	}
 }
