@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 )
@@ -34,6 +35,7 @@ type Crawler struct {
 	politeness politeness
 	robotsMu   sync.Mutex
 	robots     map[string]*robotsEntry
+	now        func() time.Time // the robots cache's clock; tests move it
 }
 
 // New returns a Crawler using the guarded client from NewHTTPClient.

@@ -19,6 +19,13 @@ type robotsEntry struct {
 	expires time.Time
 }
 
+func (c *Crawler) clock() time.Time {
+	if c.now != nil {
+		return c.now()
+	}
+	return time.Now()
+}
+
 func robotsKey(u *url.URL) string {
 	return u.Scheme + "://" + hostKey(u)
 }
@@ -33,7 +40,7 @@ func (s *session) robotsFor(ctx context.Context, u *url.URL) (*robotsPolicy, *Fe
 	if e != nil {
 		select {
 		case <-e.ready:
-			if time.Now().After(e.expires) {
+			if c.clock().After(e.expires) {
 				e = nil
 			}
 		default:
@@ -47,9 +54,9 @@ func (s *session) robotsFor(ctx context.Context, u *url.URL) (*robotsPolicy, *Fe
 	c.robotsMu.Unlock()
 	if owner {
 		e.policy, e.err = s.fetchRobots(ctx, u)
-		e.expires = time.Now().Add(robotsTTL)
+		e.expires = c.clock().Add(robotsTTL)
 		if e.err != nil || e.policy.disallowAll {
-			e.expires = time.Now().Add(robotsErrorTTL)
+			e.expires = c.clock().Add(robotsErrorTTL)
 		}
 		close(e.ready)
 		if ctx.Err() != nil {

@@ -153,6 +153,30 @@ func TestRobotsCachedPerHost(t *testing.T) {
 	}
 }
 
+// RFC 9309: a cached robots.txt is used for at most 24 hours.
+func TestRobotsCacheExpires(t *testing.T) {
+	s := serveSite(t, "pixelnote", nil)
+	c := testCrawler()
+	now := time.Date(2026, 11, 18, 12, 0, 0, 0, time.UTC)
+	c.now = func() time.Time { return now }
+	crawl := func() {
+		if _, err := c.Crawl(t.Context(), s.URL+"/", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	crawl()
+	now = now.Add(23 * time.Hour)
+	crawl()
+	if n := s.Count("/robots.txt"); n != 1 {
+		t.Fatalf("refetched within 24 h: %d", n)
+	}
+	now = now.Add(2 * time.Hour)
+	crawl()
+	if n := s.Count("/robots.txt"); n != 2 {
+		t.Fatalf("not refetched after 24 h: %d", n)
+	}
+}
+
 func TestRobotsCrawlDelay(t *testing.T) {
 	s := serveSite(t, "acme-analytics", nil)
 	var times []time.Time
