@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"launchdir/apitest"
 	"launchdir/ops"
@@ -419,6 +420,11 @@ func TestPromoReasonsAndRateLimit(t *testing.T) {
 	}
 	if r := e.Do("POST", q, with(order(it("ai_review")), "promo_code", "NOPE2"), guesser...); r.Status != 400 {
 		t.Errorf("other user: %d %s", r.Status, r.Body)
+	}
+	// Once the window has passed, guesses are allowed again.
+	e.App.Now = func() time.Time { return apitest.Now.Add(11 * time.Minute) }
+	if r := e.Do("POST", q, with(body, "promo_code", "WELCOME10"), owner...); r.Status != 200 {
+		t.Errorf("after the window: %d %s", r.Status, r.Body)
 	}
 }
 
