@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"launchdir/ops"
 )
@@ -53,6 +54,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			writeRPCError(w, http.StatusBadRequest, nil, codeInvalidRequest, "request body could not be read", nil)
+			return
+		}
+		if !utf8.Valid(body) {
+			// JSON decoders would silently turn bad bytes into U+FFFD and
+			// store them; refuse like the REST door does.
+			writeRPCError(w, http.StatusBadRequest, nil, codeInvalidRequest, "request body is not valid UTF-8", nil)
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))

@@ -1001,3 +1001,12 @@ func sseData(body string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+func TestInvalidUTF8Refused(t *testing.T) {
+	e := newEnv(t)
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_listings","arguments":{"q":"ab` + "\xff" + `cd"}}}`
+	resp, out := rpc(t, e, "/mcp", body, "MCP-Protocol-Version", "2025-06-18")
+	if resp.StatusCode != 400 || !strings.Contains(out, "UTF-8") {
+		t.Fatalf("invalid UTF-8: %d %s", resp.StatusCode, out)
+	}
+}
