@@ -190,3 +190,21 @@ func (e *Env) APIKey(email string, scopes ...string) string {
 
 // Bearer returns the Authorization header pair for a key.
 func Bearer(key string) []string { return []string{"Authorization", "Bearer " + key} }
+
+// OrderItem builds an order item from key/value pairs.
+func OrderItem(product string, kv ...any) map[string]any {
+	m := map[string]any{"product": product}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i].(string)] = kv[i+1]
+	}
+	return m
+}
+
+// Order builds a quote/checkout body billed to the US (no VAT).
+func Order(items ...map[string]any) map[string]any {
+	list := make([]any, len(items))
+	for i, x := range items {
+		list[i] = x
+	}
+	return map[string]any{"items": list, "billing_country": "US"}
+}

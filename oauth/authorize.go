@@ -193,24 +193,35 @@ func (a *authRequest) errorRedirect(e *oauthError) string {
 	return a.redirectTo(p)
 }
 
-// authorize is GET /oauth/authorize: validate, then sign-in or consent.
-func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
-	req, perr, rerr := s.parseAuthRequest(r.Context(), r.URL.Query())
+// requestAndUser validates an authorization request and finds the signed-in
+// user, answering the request itself (error page, error redirect with
+// redirectStatus, or the sign-in page with note) when it cannot go on.
+func (s *Server) requestAndUser(w http.ResponseWriter, r *http.Request, q url.Values, redirectStatus int, note string) (*authRequest, *sessionUser, bool) {
+	req, perr, rerr := s.parseAuthRequest(r.Context(), q)
 	if perr != nil {
 		s.errorPage(w, r, perr)
-		return
+		return nil, nil, false
 	}
 	if rerr != nil {
-		http.Redirect(w, r, req.errorRedirect(rerr), http.StatusFound)
-		return
+		http.Redirect(w, r, req.errorRedirect(rerr), redirectStatus)
+		return nil, nil, false
 	}
 	u, err := s.sessionUser(r)
 	if err != nil {
 		s.internalErrorPage(w, r, err)
-		return
+		return nil, nil, false
 	}
 	if u == nil {
-		s.signInPage(w, r, req.encoded, "", "", http.StatusOK)
+		s.signInPage(w, r, req.encoded, "", note, http.StatusOK)
+		return nil, nil, false
+	}
+	return req, u, true
+}
+
+// authorize is GET /oauth/authorize: validate, then sign-in or consent.
+func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
+	req, u, ok := s.requestAndUser(w, r, r.URL.Query(), http.StatusFound, "")
+	if !ok {
 		return
 	}
 	s.consentPage(w, r, req, u)
@@ -227,22 +238,8 @@ func (s *Server) authorizeDecision(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, r, &pageError{Status: http.StatusBadRequest, Title: "This form is not valid", Detail: "Start again from the application."})
 		return
 	}
-	req, perr, rerr := s.parseAuthRequest(r.Context(), q)
-	if perr != nil {
-		s.errorPage(w, r, perr)
-		return
-	}
-	if rerr != nil {
-		http.Redirect(w, r, req.errorRedirect(rerr), http.StatusSeeOther)
-		return
-	}
-	u, err := s.sessionUser(r)
-	if err != nil {
-		s.internalErrorPage(w, r, err)
-		return
-	}
-	if u == nil {
-		s.signInPage(w, r, req.encoded, "", "Your sign-in has expired. Sign in again.", http.StatusOK)
+	req, u, ok := s.requestAndUser(w, r, q, http.StatusSeeOther, "Your sign-in has expired. Sign in again.")
+	if !ok {
 		return
 	}
 	switch form.Get("action") {

@@ -30,21 +30,11 @@ func env(t *testing.T, cfg payments.Config) *apitest.Env {
 	return e
 }
 
-func it(product string, kv ...any) map[string]any {
-	m := map[string]any{"product": product}
-	for i := 0; i+1 < len(kv); i += 2 {
-		m[kv[i].(string)] = kv[i+1]
-	}
-	return m
-}
-
-func order(items ...map[string]any) map[string]any {
-	list := make([]any, len(items))
-	for i, x := range items {
-		list[i] = x
-	}
-	return map[string]any{"items": list, "billing_country": "US"}
-}
+// it and order build order bodies (shared with the other order tests).
+var (
+	it    = apitest.OrderItem
+	order = apitest.Order
+)
 
 func scalar(t *testing.T, e *apitest.Env, q string, args ...any) string {
 	t.Helper()

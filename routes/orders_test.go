@@ -27,22 +27,11 @@ func ordersEnv(t *testing.T) *apitest.Env {
 	return e
 }
 
-// it builds an order item from key/value pairs.
-func it(product string, kv ...any) map[string]any {
-	m := map[string]any{"product": product}
-	for i := 0; i+1 < len(kv); i += 2 {
-		m[kv[i].(string)] = kv[i+1]
-	}
-	return m
-}
-
-func order(items ...map[string]any) map[string]any {
-	list := make([]any, len(items))
-	for i, x := range items {
-		list[i] = x
-	}
-	return map[string]any{"items": list, "billing_country": "US"}
-}
+// it and order build order bodies (shared with the other order tests).
+var (
+	it    = apitest.OrderItem
+	order = apitest.Order
+)
 
 // without copies body leaving out key.
 func without(body map[string]any, key string) map[string]any {
