@@ -58,13 +58,19 @@ func profileFieldNames() []string {
 	return out
 }
 
+// DraftFailure says why a draft failed and what to do.
+type DraftFailure struct {
+	Kind   string `json:"kind" doc:"dns, tls, connect, timeout, robots_disallowed, http_status, not_html, blocked_address, too_large, no_content or internal."`
+	Reason string `json:"reason"`
+}
+
 // Field is one profile field of a draft.
 type Field struct {
-	Value    any              `json:"value"`
-	State    string           `json:"state"`
+	Value    any              `json:"value" anyof:"string,integer,array,null" doc:"Text, a list of strings for list fields, an integer for founded_year; null when empty."`
+	State    string           `json:"state" enum:"ai,not_found,edited,manual,override,deleted"`
 	Evidence []crawl.Evidence `json:"evidence"`
 	// AIValue and AIEvidence keep what the drafter found, for restore.
-	AIValue    any              `json:"ai_value"`
+	AIValue    any              `json:"ai_value" anyof:"string,integer,array,null" doc:"What the drafter found (restore brings it back)."`
 	AIEvidence []crawl.Evidence `json:"-"`
 }
 
@@ -113,8 +119,8 @@ func newDraftData() *draftData {
 type Draft struct {
 	ID             string            `json:"id"`
 	URL            string            `json:"url"`
-	Status         string            `json:"status"`
-	Failure        map[string]string `json:"failure,omitempty"`
+	Status         string            `json:"status" enum:"crawling,drafting,ready,failed"`
+	Failure        *DraftFailure     `json:"failure,omitempty" doc:"Only when status is failed."`
 	Fields         map[string]*Field `json:"fields"`
 	FAQs           []DraftFAQ        `json:"faqs"`
 	Founders       []DraftFounder    `json:"founders"`
@@ -128,7 +134,7 @@ type Draft struct {
 	Missing        []string          `json:"missing"`
 	NotFound       []string          `json:"not_found_on_website"`
 	ListingID      *int64            `json:"listing_id"`
-	PagesRead      []string          `json:"pages_read"`
+	PagesRead      []string          `json:"pages_read" format:"uri"`
 	Invites        []string          `json:"invites"`
 	CreatedAt      string            `json:"created_at"`
 	UpdatedAt      string            `json:"updated_at"`
@@ -222,7 +228,7 @@ func (a *App) view(ctx context.Context, r *draftRow) *Draft {
 		v.FounderSocials = d.Founders[0].Socials
 	}
 	if r.status == draftFailed {
-		v.Failure = map[string]string{"kind": r.fkind, "reason": r.freason}
+		v.Failure = &DraftFailure{Kind: r.fkind, Reason: r.freason}
 	}
 	if r.status == draftCrawling || r.status == draftDrafting {
 		v.Poll = "Poll get_draft every few seconds until status is ready or failed."

@@ -487,7 +487,7 @@ func TestCheckoutIdempotentAndOrders(t *testing.T) {
 	runScenarios(t, e, []scenario{
 		{name: "list newest first", path: "/api/v1/orders", status: 200, contains: []string{`"total":2`, `"items":[{"number":"` + second + `"`}},
 		{name: "list page 2", path: "/api/v1/orders?per_page=1&page=2", status: 200, contains: []string{`"number":"` + number + `"`, `"per_page":1`}},
-		{name: "get own", path: "/api/v1/orders/" + number, status: 200, contains: []string{`"status":"pending"`, `"vat":{"country":"DE","rate":"19"`, "checkout_url"}},
+		{name: "get own", path: "/api/v1/orders/" + number, status: 200, contains: []string{`"status":"pending"`, `"vat":{"country":"DE","treatment":"eu_consumer","rate_basis_points":1900,"rate":"19"`, "checkout_url"}},
 		{name: "get unknown", path: "/api/v1/orders/LD-2026-999999", status: 404},
 		{name: "get bad number", path: "/api/v1/orders/12", status: 400, contains: []string{`"field":"number"`}},
 	}, owner...)
