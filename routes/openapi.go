@@ -109,8 +109,9 @@ func headerDocs() map[string]any {
 		"Retry-After":         h("Seconds to wait before retrying.", integer),
 		"Idempotent-Replayed": h("true when this is the stored response of an earlier request with the same Idempotency-Key.", map[string]any{"type": "string", "enum": []string{"true"}}),
 		"WWW-Authenticate":    h("Bearer challenge (RFC 6750): error=invalid_token for a bad credential, error=insufficient_scope with the scope needed.", str),
-		"Location":            h("Where the created thing can be read (an API path).", map[string]any{"type": "string", "format": "uri-reference"}),
-		"Allow":               h("The methods this path takes.", str),
+		"Location": map[string]any{"description": "Where the created thing can be read (an absolute path below the server).", "required": true,
+			"schema": map[string]any{"type": "string", "format": "uri-reference"}},
+		"Allow": h("The methods this path takes.", str),
 	}
 }
 
@@ -195,7 +196,10 @@ func operationDoc(op *ops.Operation, refl *ops.Reflector) map[string]any {
 	}
 	d["responses"] = responsesDoc(op, refl)
 	if op.Scope != "" {
-		d["security"] = []any{map[string]any{"bearer": []string{op.Scope}}, map[string]any{"oauth2": []string{op.Scope}}}
+		// Scopes are listed for oauth2 only (spectral:oas wants scopes of
+		// oauth2 schemes); x-scope and the description name it for API keys.
+		d["security"] = []any{map[string]any{"bearer": []string{}}, map[string]any{"oauth2": []string{op.Scope}}}
+		d["description"] = op.Description + " Needs scope " + op.Scope + " (API key or OAuth token)."
 		d["x-scope"] = op.Scope
 	} else {
 		d["security"] = []any{map[string]any{}, map[string]any{"bearer": []string{}}, map[string]any{"oauth2": []string{}}}
@@ -213,8 +217,7 @@ func responsesDoc(op *ops.Operation, refl *ops.Reflector) map[string]any {
 		headers["Idempotent-Replayed"] = hdr("Idempotent-Replayed")
 	}
 	if op.Location != "" {
-		headers["Location"] = map[string]any{"description": "Where the created thing can be read: " + op.Location + " below the API base.",
-			"required": true, "schema": map[string]any{"type": "string", "format": "uri-reference"}}
+		headers["Location"] = map[string]any{"$ref": "#/components/headers/Location", "description": "Where the created thing can be read: /api/v1" + op.Location + "."}
 	}
 	success := map[string]any{"description": successText(op), "headers": headers, "content": map[string]any{
 		"application/json": map[string]any{"schema": refl.Schema(op.Output)}}}

@@ -66,7 +66,7 @@ func TestOpenAPIMatchesOperationsTable(t *testing.T) {
 				t.Errorf("%s body schema differs", op.ID)
 			}
 		}
-		if op.Scope != "" && (len(d.Security) == 0 || d.Security[0]["bearer"][0] != op.Scope) {
+		if op.Scope != "" && (len(d.Security) != 2 || len(d.Security[1]["oauth2"]) != 1 || d.Security[1]["oauth2"][0] != op.Scope) {
 			t.Errorf("%s security %v, want scope %s", op.ID, d.Security, op.Scope)
 		}
 		if _, ok := d.Responses["400"]; !ok {
