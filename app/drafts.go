@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -221,7 +222,7 @@ func (a *App) invited(ctx context.Context, q querier, draftID, email string) boo
 // view builds the API shape of a draft.
 func (a *App) view(ctx context.Context, r *draftRow) *Draft {
 	d := r.data
-	v := &Draft{ID: r.id, URL: r.url, Status: r.status, Fields: d.Fields, FAQs: d.FAQs, Founders: d.Founders,
+	v := &Draft{ID: r.id, URL: r.url, Status: r.status, Fields: apiFields(d.Fields), FAQs: d.FAQs, Founders: d.Founders,
 		CompanySocials: d.CompanySocials, FounderSocials: map[string]string{}, Story: d.Story, Milestones: d.Milestones,
 		CompetitorURL: d.CompetitorURL, SEO: d.SEO, CreatedAt: r.createdAt, UpdatedAt: r.updatedAt, PagesRead: []string{}, Invites: []string{}}
 	if len(d.Founders) > 0 && d.Founders[0].Socials != nil {
@@ -253,6 +254,37 @@ func (a *App) view(ctx context.Context, r *draftRow) *Draft {
 		}
 	}
 	return v
+}
+
+// apiFields is the fields as the API shows them: founded_year, drafted as
+// text, is an integer (or null) like on listings. The stored map is not
+// changed.
+func apiFields(fields map[string]*Field) map[string]*Field {
+	f, ok := fields["founded_year"]
+	if !ok || f == nil {
+		return fields
+	}
+	out := make(map[string]*Field, len(fields))
+	for k, v := range fields {
+		out[k] = v
+	}
+	c := *f
+	c.Value, c.AIValue = yearValue(f.Value), yearValue(f.AIValue)
+	out["founded_year"] = &c
+	return out
+}
+
+// yearValue turns a drafted year ("2019") into 2019; anything else is null.
+func yearValue(v any) any {
+	s, ok := v.(string)
+	if !ok {
+		return v
+	}
+	y, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return nil
+	}
+	return y
 }
 
 // notFoundFields are the facts the site did not state (not_found_on_website).

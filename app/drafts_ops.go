@@ -1,7 +1,6 @@
 package app
 
 import (
-	"strconv"
 	"strings"
 
 	"launchdir/ops"
@@ -17,20 +16,11 @@ var draftFieldChecks = map[string]func(*ops.Schema) *ops.Schema{
 	"contact_email":  func(s *ops.Schema) *ops.Schema { return s.Fmt("email") },
 	"country":        func(s *ops.Schema) *ops.Schema { return s.Checked(isoCountry).Desc("ISO 3166-1 alpha-2.") },
 	"founded_year": func(s *ops.Schema) *ops.Schema {
-		return s.Checked(yearText).Desc("A year, 1800 to 2100, as text.")
+		return ops.Int(1800, 2100).Desc("A year, 1800 to 2100: an integer, as on listings.")
 	},
-}
-
-// yearText accepts "" or a year 1800..2100 written as digits.
-func yearText(v any) string {
-	s, _ := v.(string)
-	if s == "" {
-		return ""
-	}
-	if y, err := strconv.Atoi(s); err != nil || y < 1800 || y > 2100 {
-		return "must be a year from 1800 to 2100"
-	}
-	return ""
+	"categories": func(s *ops.Schema) *ops.Schema {
+		return s.Desc("Categories by name as list_categories shows them (e.g. Developer Tools) or by slug (developer-tools); stored and shown as names. Up to 20.")
+	},
 }
 
 // draftFieldsSchema: every draft profile field, nullable (null removes).

@@ -90,7 +90,7 @@ func (a *App) publicOperations() []*ops.Operation {
 			Description: "Boards are separate systems: community-weekly and community-all-time (votes), billboard (a PAID ranking by money contributed), domain-rating (third-party data) and revenue.",
 			Params: []ops.Param{
 				path("board", ops.Pattern(`^[a-z][a-z-]{0,39}$`, 40).Desc("community-weekly, community-all-time, billboard, domain-rating or revenue.")),
-				query("week", boardWeekSchema.Desc("community-weekly only: this (default), last or a date.")),
+				query("week", boardWeekSchema.Desc("community-weekly only: this (default), last, or a date YYYY-MM-DD (snapped to its Monday; not before the first launch week).")),
 			},
 			Handler: a.getLeaderboard},
 		{ID: "list_founders", Output: ops.Out[Page[db.Founder]](), Method: "GET", Path: "/founders", Toolset: "public", Paginated: true,

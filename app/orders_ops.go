@@ -19,7 +19,8 @@ var (
 		ops.P("listing_id", ops.IntMin(1).Desc("One of your listings; required where the product has needs_listing=true.")),
 		ops.P("week", orderWeekSchema),
 		ops.P("amount_cents", ops.Int(1, maxAmountCents).Desc("billboard_min only: the contribution in cents, at least the product's price (the minimum).")),
-		ops.P("categories", ops.Arr(catSlugSchema, 10).Desc("extra_categories only: category slugs, up to 3 extra per listing besides the primary.")),
+		ops.P("categories", ops.Arr(ops.Str(120).Min1().Desc("A category slug (e.g. developer-tools) or its name (e.g. Developer Tools, any case)."), 10).
+			Desc("extra_categories only: categories by slug or name as list_categories shows them, up to 3 extra per listing besides the primary. Order lines show slugs.")),
 		ops.P("options", orderOptionsSchema),
 	)
 	orderBody = ops.Obj(

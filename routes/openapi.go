@@ -1,6 +1,7 @@
 package routes
 
 import (
+	_ "embed"
 	"encoding/json"
 	"net/http"
 	"reflect"
@@ -15,6 +16,20 @@ import (
 )
 
 var pathParam = regexp.MustCompile(`:([a-z_]+)`)
+
+// examples.json holds a success body per public operation, taken from the
+// demo directory (regenerate: go test ./routes -run TestOpenAPIExamples -update).
+//
+//go:embed examples.json
+var examplesJSON []byte
+
+var examples = func() map[string]json.RawMessage {
+	m := map[string]json.RawMessage{}
+	if err := json.Unmarshal(examplesJSON, &m); err != nil {
+		panic("routes/examples.json: " + err.Error())
+	}
+	return m
+}()
 
 // OpenAPIPath turns an httprouter path into an OpenAPI path template.
 func OpenAPIPath(p string) string { return pathParam.ReplaceAllString(p, "{$1}") }
@@ -219,8 +234,11 @@ func responsesDoc(op *ops.Operation, refl *ops.Reflector) map[string]any {
 	if op.Location != "" {
 		headers["Location"] = map[string]any{"$ref": "#/components/headers/Location", "description": "Where the created thing can be read: /api/v1" + op.Location + "."}
 	}
-	success := map[string]any{"description": successText(op), "headers": headers, "content": map[string]any{
-		"application/json": map[string]any{"schema": refl.Schema(op.Output)}}}
+	media := map[string]any{"schema": refl.Schema(op.Output)}
+	if ex, ok := examples[op.ID]; ok {
+		media["example"] = ex
+	}
+	success := map[string]any{"description": successText(op), "headers": headers, "content": map[string]any{"application/json": media}}
 	r := map[string]any{strconv.Itoa(op.SuccessStatus()): success}
 	for _, s := range []string{"400", "401", "404", "405", "429", "default"} {
 		r[s] = problemRef(s)
