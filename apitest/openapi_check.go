@@ -182,24 +182,29 @@ func (dc *docChecker) validate(ptr, what string, r *Response) string {
 	return ""
 }
 
-// firstError names the deepest failing JSON path and why.
+// firstError names the failing JSON paths and why (the leaves of the
+// validator's output tree, at most four).
 func firstError(err error) string {
 	ve, ok := err.(*jsonschema.ValidationError)
 	if !ok {
 		return err.Error()
 	}
-	out := ve.BasicOutput()
 	var msgs []string
-	for _, u := range out.Errors {
-		if u.Error != nil {
+	var walk func(u *jsonschema.OutputUnit)
+	walk = func(u *jsonschema.OutputUnit) {
+		if len(u.Errors) == 0 && u.Error != nil {
 			msgs = append(msgs, fmt.Sprintf("at %q: %s", "$"+strings.ReplaceAll(u.InstanceLocation, "/", "."), u.Error.String()))
 		}
+		for i := range u.Errors {
+			walk(&u.Errors[i])
+		}
 	}
+	walk(ve.DetailedOutput())
 	if len(msgs) == 0 {
 		return ve.Error()
 	}
 	if len(msgs) > 4 {
-		msgs = msgs[len(msgs)-4:]
+		msgs = msgs[:4]
 	}
 	return strings.Join(msgs, "; ")
 }

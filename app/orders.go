@@ -145,9 +145,9 @@ type Order struct {
 	Lines         []QuoteLine `json:"lines"`
 	Provider      string      `json:"provider" enum:"test,stripe,none"`
 	CheckoutURL   string      `json:"checkout_url,omitempty" format:"uri" doc:"While pending (and right after a free order): the hosted checkout page to give the buyer."`
-	CreatedAt     string      `json:"created_at"`
-	ExpiresAt     string      `json:"expires_at"`
-	PaidAt        *string     `json:"paid_at"`
+	CreatedAt     string      `json:"created_at" format:"date-time"`
+	ExpiresAt     string      `json:"expires_at" format:"date-time" doc:"When a pending order expires."`
+	PaidAt        *string     `json:"paid_at" format:"date-time"`
 
 	ID            int64  `json:"-"`
 	UserID        int64  `json:"-"`

@@ -46,7 +46,7 @@ type QuoteLine struct {
 	Name           string      `json:"name"`
 	ListingID      *int64      `json:"listing_id"`
 	ListingName    string      `json:"listing_name,omitempty"`
-	Week           *string     `json:"week"`
+	Week           *string     `json:"week" format:"date" doc:"Launch week (Monday) for week-bound products."`
 	Quantity       int64       `json:"quantity"`
 	UnitPriceCents int64       `json:"unit_price_cents"`
 	NetCents       int64       `json:"net_cents"`

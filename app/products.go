@@ -221,9 +221,9 @@ func (c *capacity) take(code, week string) {
 
 // ProductWeek is one bookable week of a week-bound product.
 type ProductWeek struct {
-	Week     string `json:"week"`
-	Capacity int64  `json:"capacity"`
-	Free     int64  `json:"free"`
+	Week     string `json:"week" format:"date"`
+	Capacity int64  `json:"capacity" doc:"-1: unlimited."`
+	Free     int64  `json:"free" doc:"Remaining capacity; -1: unlimited."`
 }
 
 // ProductView is a product as list_products shows it.

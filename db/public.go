@@ -330,7 +330,7 @@ type BlogPost struct {
 	Summary     string   `json:"summary"`
 	Author      string   `json:"author"`
 	Tags        []string `json:"tags"`
-	PublishedAt string   `json:"published_at"`
+	PublishedAt string   `json:"published_at" format:"date-time"`
 	Markdown    string   `json:"markdown,omitempty"`
 	FAQs        []FAQ    `json:"faqs,omitempty"`
 }
@@ -393,7 +393,7 @@ func (d *DB) BlogPostBySlug(ctx context.Context, slug string) (*BlogPost, error)
 
 // Award is a Launch of the Week placing.
 type Award struct {
-	Week    string  `json:"week"`
+	Week    string  `json:"week" format:"date"`
 	Rank    int     `json:"rank"`
 	Title   string  `json:"title"`
 	Votes   int64   `json:"votes"`

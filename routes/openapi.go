@@ -113,20 +113,23 @@ func headerDocs() map[string]any {
 	h := func(desc string, schema map[string]any) map[string]any {
 		return map[string]any{"description": desc, "schema": schema}
 	}
+	always := func(desc string, schema map[string]any) map[string]any { // sent on every response it is listed on
+		return map[string]any{"description": desc, "schema": schema, "required": true}
+	}
 	str, integer := map[string]any{"type": "string"}, map[string]any{"type": "integer", "minimum": 0}
 	return map[string]any{
-		"ETag":                h("Strong validator of the body; send it back in If-None-Match to get 304.", str),
-		"Cache-Control":       h("public, max-age=30 on anonymous public reads; private, no-cache on signed-in reads; no-store otherwise.", str),
+		"ETag":                always("Strong validator of the body; send it back in If-None-Match to get 304.", str),
+		"Cache-Control":       always("public, max-age=30 on anonymous public reads; private, no-cache on signed-in reads; no-store otherwise.", str),
 		"RateLimit-Limit":     h("Requests allowed in the current window (burst), per client address.", integer),
 		"RateLimit-Remaining": h("Requests left in the current window.", integer),
 		"RateLimit-Reset":     h("Seconds until the window is full again.", integer),
 		"RateLimit-Policy":    h("The limit policy, e.g. 40;w=2.", str),
-		"Retry-After":         h("Seconds to wait before retrying.", integer),
+		"Retry-After":         always("Seconds to wait before retrying.", integer),
 		"Idempotent-Replayed": h("true when this is the stored response of an earlier request with the same Idempotency-Key.", map[string]any{"type": "string", "enum": []string{"true"}}),
-		"WWW-Authenticate":    h("Bearer challenge (RFC 6750): error=invalid_token for a bad credential, error=insufficient_scope with the scope needed.", str),
+		"WWW-Authenticate":    always("Bearer challenge (RFC 6750): error=invalid_token for a bad credential, error=insufficient_scope with the scope needed.", str),
 		"Location": map[string]any{"description": "Where the created thing can be read (an absolute path below the server).", "required": true,
 			"schema": map[string]any{"type": "string", "format": "uri-reference"}},
-		"Allow": h("The methods this path takes.", str),
+		"Allow": always("The methods this path takes.", str),
 	}
 }
 
@@ -144,7 +147,7 @@ var problemStatuses = []struct {
 }{
 	{"BadRequest", "400", "Invalid input (code invalid): errors lists each bad field.", nil},
 	{"Unauthorized", "401", "No or bad credentials (code unauthorized). Public operations answer this too when a bad credential is sent.", []string{"WWW-Authenticate"}},
-	{"Forbidden", "403", "The credential lacks the scope (code forbidden, required_scope).", []string{"WWW-Authenticate"}},
+	{"Forbidden", "403", "The credential lacks the scope (code forbidden, required_scope, and a WWW-Authenticate insufficient_scope challenge).", nil},
 	{"NotFound", "404", "Not found (code not_found); another user's thing is not found too.", nil},
 	{"MethodNotAllowed", "405", "Another method on this path (code method_not_allowed).", []string{"Allow"}},
 	{"Conflict", "409", "Conflict (code conflict): already exists, or a request with this Idempotency-Key is still running.", nil},
