@@ -468,8 +468,14 @@ func TestCheckoutIdempotentAndOrders(t *testing.T) {
 	if lines, _ := o["lines"].([]any); len(lines) != 2 {
 		t.Errorf("lines %v", o["lines"])
 	}
+	if loc := r1.Header.Get("Location"); loc != "/api/v1/orders/"+number {
+		t.Errorf("Location %q", loc)
+	} else if r := e.Do("GET", loc, nil, owner...); r.Status != 200 || r.JSON()["number"] != number {
+		t.Errorf("GET Location: %d %s", r.Status, r.Body)
+	}
 	r2 := e.Do("POST", "/api/v1/orders/checkout", body, k...)
-	if r2.Status != 201 || r2.Header.Get("Idempotent-Replayed") != "true" || string(r2.Body) != string(r1.Body) {
+	if r2.Status != 201 || r2.Header.Get("Idempotent-Replayed") != "true" || string(r2.Body) != string(r1.Body) ||
+		r2.Header.Get("Location") != r1.Header.Get("Location") {
 		t.Errorf("replay: %d %q %s", r2.Status, r2.Header.Get("Idempotent-Replayed"), r2.Body)
 	}
 	r3 := e.Do("POST", "/api/v1/orders/checkout", with(body, "billing_country", "FR"), k...)
