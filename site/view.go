@@ -144,25 +144,22 @@ func stars(avg *float64) string {
 }
 
 // metricText shows a leaderboard metric in its unit.
-func metricText(m map[string]any) string {
-	name, _ := m["name"].(string)
-	v := m["value"]
-	switch name {
-	case "contributed_cents", "mrr_cents":
-		s := money(v)
-		if name == "mrr_cents" {
-			s += " MRR"
-			if ok, _ := m["verified"].(bool); ok {
-				s += " (verified)"
-			}
+func metricText(m db.BoardMetric) string {
+	switch m.Name {
+	case "contributed_cents":
+		return money(m.Value)
+	case "mrr_cents":
+		s := money(m.Value) + " MRR"
+		if m.Verified != nil && *m.Verified {
+			s += " (verified)"
 		}
 		return s
 	case "votes", "votes_in_week":
-		return fmt.Sprintf("%v votes", v)
+		return fmt.Sprintf("%d votes", m.Value)
 	case "domain_rating":
-		return fmt.Sprintf("DR %v", v)
+		return fmt.Sprintf("DR %d", m.Value)
 	}
-	return fmt.Sprint(v)
+	return fmt.Sprint(m.Value)
 }
 
 // pageWindow lists the page numbers shown around the current one.
