@@ -21,7 +21,7 @@ type User struct {
 	ID        int64  `json:"id"`
 	Email     string `json:"email"`
 	Name      string `json:"name"`
-	CreatedAt string `json:"created_at"`
+	CreatedAt string `json:"created_at" format:"date-time"`
 }
 
 // APIKey describes a key without its secret.

@@ -152,7 +152,7 @@ func TestImportDomainRatingCSV(t *testing.T) {
 	items := board["items"].([]any)
 	first := items[0].(map[string]any)
 	metric := fmt.Sprint(first)
-	if first["listing"].(map[string]any)["slug"] != "tablely" || !strings.Contains(metric, "measured_on:2026-11-15") ||
+	if first["listing"].(map[string]any)["slug"] != "tablely" || !strings.Contains(metric, "as_of:2026-11-15") ||
 		!strings.Contains(metric, "source:Ahrefs export") {
 		t.Fatalf("board: %v", board)
 	}

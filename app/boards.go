@@ -11,18 +11,18 @@ var boardNames = []string{"community-weekly", "community-all-time", "billboard",
 
 // boardInfo describes each leaderboard: they are separate systems and the
 // response says what each one ranks by and who provides the figures.
-var boardInfo = map[string]map[string]any{
-	"community-weekly": {"title": "Community votes this week", "metric": "votes_in_week", "paid": false,
-		"source": "Votes cast by people on the site during the week (Monday to Sunday, UTC)."},
-	"community-all-time": {"title": "Community votes, all time", "metric": "votes", "paid": false,
-		"source": "All votes cast by people on the site."},
-	"billboard": {"title": "Billboard", "metric": "contributed_cents", "paid": true,
-		"disclosure": "PAID RANKING: positions on the billboard are bought. It ranks listings by money contributed and says nothing about quality or popularity.",
-		"source":     "Billboard contributions paid through orders."},
-	"domain-rating": {"title": "Domain Rating", "metric": "domain_rating", "paid": false, "third_party": true,
-		"source": "Third-party data: " + "Ahrefs Domain Rating (0-100), not computed by this directory."},
-	"revenue": {"title": "Revenue", "metric": "mrr_cents", "paid": false,
-		"source": "Monthly recurring revenue reported by founders; 'verified' marks figures checked against a payment provider."},
+var boardInfo = map[string]Leaderboard{
+	"community-weekly": {Title: "Community votes this week", Metric: "votes_in_week",
+		Source: "Votes cast by people on the site during the week (Monday to Sunday, UTC)."},
+	"community-all-time": {Title: "Community votes, all time", Metric: "votes",
+		Source: "All votes cast by people on the site."},
+	"billboard": {Title: "Billboard", Metric: "contributed_cents", Paid: true,
+		Disclosure: "PAID RANKING: positions on the billboard are bought. It ranks listings by money contributed and says nothing about quality or popularity.",
+		Source:     "Billboard contributions paid through orders."},
+	"domain-rating": {Title: "Domain Rating", Metric: "domain_rating", ThirdParty: true,
+		Source: "Third-party data: " + "Ahrefs Domain Rating (0-100), not computed by this directory."},
+	"revenue": {Title: "Revenue", Metric: "mrr_cents",
+		Source: "Monthly recurring revenue reported by founders; 'verified' marks figures checked against a payment provider."},
 }
 
 func (a *App) getLeaderboard(ctx context.Context, in *ops.Input) (any, error) {
@@ -35,10 +35,8 @@ func (a *App) getLeaderboard(ctx context.Context, in *ops.Input) (any, error) {
 		return nil, ops.Invalid("week", "only applies to the community-weekly board")
 	}
 	off, lim := offset(in)
-	out := map[string]any{"board": board}
-	for k, v := range info {
-		out[k] = v
-	}
+	out := info
+	out.Board = board
 	var (
 		q, count, value, from string
 		args                  []any
@@ -52,7 +50,7 @@ func (a *App) getLeaderboard(ctx context.Context, in *ops.Input) (any, error) {
 		if err := a.knownWeek(ctx, week); err != nil {
 			return nil, err
 		}
-		out["week"] = week
+		out.Week = week
 		value = "m.votes"
 		q = ` JOIN weekly_votes m ON m.listing_id = l.id WHERE m.week = ?1 AND l.status = 'live' AND m.votes > 0
 			ORDER BY m.votes DESC, l.id LIMIT ?2 OFFSET ?3`
@@ -79,7 +77,7 @@ func (a *App) getLeaderboard(ctx context.Context, in *ops.Input) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	items, err := a.DB.Board(ctx, info["metric"].(string), value, from, off, q, append(args, lim, off)...)
+	items, err := a.DB.Board(ctx, info.Metric, value, from, off, q, append(args, lim, off)...)
 	if err != nil {
 		return nil, err
 	}
@@ -93,8 +91,7 @@ func (a *App) getLeaderboard(ctx context.Context, in *ops.Input) (any, error) {
 			return nil, err
 		}
 	}
-	p := page(in, items, total)
-	out["items"], out["page"], out["per_page"], out["total"] = p.Items, p.Page, p.PerPage, p.Total
+	out.Page = page(in, items, total)
 	return out, nil
 }
 
@@ -107,8 +104,8 @@ func (a *App) markVerifiedRevenue(ctx context.Context, items []db.BoardItem) err
 		if err != nil {
 			return err
 		}
-		items[i].Metric["verified"], items[i].Metric["currency"], items[i].Metric["source"] = verified, currency, source
-		items[i].Metric["as_of"] = asOf
+		m := &items[i].Metric
+		m.Verified, m.Currency, m.Source, m.AsOf = &verified, currency, source, asOf
 	}
 	return nil
 }
@@ -126,9 +123,9 @@ func (a *App) markRatingSource(ctx context.Context, items []db.BoardItem) error 
 		if err != nil {
 			return err
 		}
-		items[i].Metric["measured_on"] = on
+		items[i].Metric.AsOf = on
 		if source != "" {
-			items[i].Metric["source"] = source
+			items[i].Metric.Source = source
 		}
 	}
 	return nil

@@ -69,8 +69,8 @@ func (a *App) chooseFreeListing(ctx context.Context, in *ops.Input) (any, error)
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"listing_id": id, "status": "scheduled", "plan": plan, "launch_week": week,
-		"note": "The listing goes live automatically when its launch week starts (Monday 00:00 UTC). A paid launch can still move it earlier."}, nil
+	return FreeLaunch{ListingID: id, Status: "scheduled", Plan: plan, LaunchWeek: week,
+		Note: "The listing goes live automatically when its launch week starts (Monday 00:00 UTC). A paid launch can still move it earlier."}, nil
 }
 
 func freeEligibleStatus(status string) error {

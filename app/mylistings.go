@@ -77,11 +77,6 @@ func (a *App) listMyListings(ctx context.Context, in *ops.Input) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	type mine struct {
-		ListingID int64 `json:"listing_id"`
-		db.Summary
-		Plan string `json:"plan"`
-	}
 	rows, err := a.DB.R.QueryContext(ctx, `SELECT l.id, l.plan FROM listings l JOIN listing_owners o ON o.listing_id = l.id
 		WHERE o.user_id = ? ORDER BY l.updated_at DESC, l.id DESC LIMIT ? OFFSET ?`, in.UserID(), lim, off)
 	if err != nil {
@@ -101,7 +96,7 @@ func (a *App) listMyListings(ctx context.Context, in *ops.Input) (any, error) {
 		ids = append(ids, ip)
 	}
 	rows.Close()
-	items := []mine{}
+	items := []MyListing{}
 	for _, ip := range ids {
 		s, err := a.DB.Summaries(ctx, ` WHERE l.id = ?`, ip.id)
 		if err != nil {
@@ -110,7 +105,7 @@ func (a *App) listMyListings(ctx context.Context, in *ops.Input) (any, error) {
 		if len(s) == 0 {
 			continue // deleted since the page was read
 		}
-		items = append(items, mine{ListingID: ip.id, Summary: s[0], Plan: ip.plan})
+		items = append(items, MyListing{ListingID: ip.id, Summary: s[0], Plan: ip.plan})
 	}
 	return page(in, items, total), nil
 }

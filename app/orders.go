@@ -7,6 +7,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -102,18 +104,35 @@ func (a *App) registerOrderJobs() {
 // TestCheckoutURL is the built-in checkout page of an order.
 func (a *App) TestCheckoutURL(token string) string { return a.Cfg.BaseURL + "/checkout/" + token }
 
-// OrderVAT is the VAT frozen on an order.
-type OrderVAT struct {
-	Country   string `json:"country"`
-	Rate      string `json:"rate"`
-	Note      string `json:"note"`
-	VATNumber string `json:"vat_number,omitempty"`
+// frozenVAT completes the VAT stored on an order (country, rate, note,
+// VAT number) into the VATInfo a quote shows, so both carry one shape.
+func frozenVAT(v VATInfo) VATInfo {
+	v.RatesAsOf = VATRatesAsOf
+	whole, frac, _ := strings.Cut(v.Rate, ".")
+	frac = (frac + "00")[:2]
+	w, _ := strconv.Atoi(whole)
+	f, _ := strconv.Atoi(frac)
+	v.RateBasisPoints = w*100 + f
+	_, inEU := euVATRates[v.Country]
+	switch {
+	case v.Country == "":
+		v.Treatment = VATNoCountry
+	case !inEU:
+		v.Treatment = VATOutsideEU
+	case v.VATNumber != "" && v.RateBasisPoints == 0:
+		v.Treatment = VATReverseCharge
+		valid := true
+		v.VATNumberValid = &valid
+	default:
+		v.Treatment = VATEUConsumer
+	}
+	return v
 }
 
 // Order is an order as get_order shows it.
 type Order struct {
 	Number        string      `json:"number"`
-	Status        string      `json:"status"`
+	Status        string      `json:"status" enum:"pending,paid,failed,expired,canceled,refunded"`
 	StatusNote    string      `json:"status_note,omitempty"`
 	Currency      string      `json:"currency"`
 	SubtotalCents int64       `json:"subtotal_cents"`
@@ -121,17 +140,17 @@ type Order struct {
 	TaxableCents  int64       `json:"taxable_cents"`
 	VATCents      int64       `json:"vat_cents"`
 	TotalCents    int64       `json:"total_cents"`
-	VAT           OrderVAT    `json:"vat"`
+	VAT           VATInfo     `json:"vat" doc:"The VAT frozen on the order: the same object as a quote's."`
 	PromoCode     string      `json:"promo_code,omitempty"`
 	Lines         []QuoteLine `json:"lines"`
-	Provider      string      `json:"provider"`
-	CheckoutURL   string      `json:"checkout_url,omitempty"`
-	CreatedAt     string      `json:"created_at"`
-	ExpiresAt     string      `json:"expires_at"`
-	PaidAt        *string     `json:"paid_at"`
+	Provider      string      `json:"provider" enum:"test,stripe,none"`
+	CheckoutURL   string      `json:"checkout_url,omitempty" format:"uri" doc:"While pending (and right after a free order): the hosted checkout page to give the buyer."`
+	CreatedAt     string      `json:"created_at" format:"date-time"`
+	ExpiresAt     string      `json:"expires_at" format:"date-time" doc:"When a pending order expires."`
+	PaidAt        *string     `json:"paid_at" format:"date-time"`
 	// Billing is what the person confirmed on the checkout page; country
 	// and VAT number are the ones the VAT was worked out from.
-	Billing OrderBilling `json:"billing"`
+	Billing OrderBilling `json:"billing" doc:"Billing details the buyer confirmed on the checkout page; country and vat_number decided the VAT."`
 
 	ID            int64  `json:"-"`
 	UserID        int64  `json:"-"`
@@ -159,6 +178,7 @@ func scanOrder(sc interface{ Scan(...any) error }) (*Order, error) {
 		o.PaidAt = &paid.String
 	}
 	o.TaxableCents = o.SubtotalCents - o.DiscountCents
+	o.VAT = frozenVAT(o.VAT)
 	o.Billing.Country, o.Billing.VATNumber = o.VAT.Country, o.VAT.VATNumber
 	return &o, nil
 }
