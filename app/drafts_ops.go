@@ -11,10 +11,14 @@ var draftID = path("id", ops.Str(36).Fmt("uuid").Desc("Draft id (UUID)."))
 // draftFieldChecks are the format rules of draft fields beyond length,
 // the same rules the owner listing fields apply.
 var draftFieldChecks = map[string]func(*ops.Schema) *ops.Schema{
-	"logo_url":       func(s *ops.Schema) *ops.Schema { return s.Checked(httpLink) },
-	"demo_video_url": func(s *ops.Schema) *ops.Schema { return s.Checked(httpLink) },
-	"contact_email":  func(s *ops.Schema) *ops.Schema { return s.Fmt("email") },
-	"country":        func(s *ops.Schema) *ops.Schema { return s.Checked(isoCountry).Desc("ISO 3166-1 alpha-2.") },
+	"logo_url": func(s *ops.Schema) *ops.Schema {
+		return s.Checked(httpLink).Desc("An absolute http(s) URL of the logo image.")
+	},
+	"demo_video_url": func(s *ops.Schema) *ops.Schema {
+		return s.Checked(httpLink).Desc("An absolute http(s) URL of a demo video.")
+	},
+	"contact_email": func(s *ops.Schema) *ops.Schema { return s.Fmt("email") },
+	"country":       func(s *ops.Schema) *ops.Schema { return s.Checked(isoCountry).Desc("ISO 3166-1 alpha-2.") },
 	"founded_year": func(s *ops.Schema) *ops.Schema {
 		return ops.Int(1800, 2100).Desc("A year, 1800 to 2100: an integer, as on listings.")
 	},
@@ -77,7 +81,7 @@ func (a *App) draftOperations() []*ops.Operation {
 				ops.P("founders", ops.Arr(founder, 6).Desc("Replaces all founders; the first is primary.")),
 				ops.P("story", storySchema(8000)),
 				ops.P("milestones", ops.Arr(ops.Obj(milestoneProps...), 50).Desc("Replaces all milestones.")),
-				ops.P("competitor_url", ops.Str(2048).Checked(httpLink).Desc("A competitor's website; empty clears.")),
+				ops.P("competitor_url", ops.Str(2048).Checked(httpLink).Desc("A competitor's website, an absolute http(s) URL; empty clears.")),
 				ops.P("seo", ops.Obj(ops.P("title", ops.Str(70)), ops.P("meta", ops.Str(170)))),
 			),
 			Handler: a.updateDraft},
