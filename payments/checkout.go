@@ -1,12 +1,12 @@
 package payments
 
 import (
+	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"html/template"
 	"net/http"
@@ -15,6 +15,7 @@ import (
 
 	"launchdir/app"
 	"launchdir/ops"
+	"launchdir/site/layout"
 
 	"github.com/julienschmidt/httprouter"
 )
@@ -328,26 +329,24 @@ func (c *CheckoutPage) render(w http.ResponseWriter, status int, d pageData) {
 		d.Site = c.App.Cfg.SiteName
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'")
-	w.WriteHeader(status)
-	if err := pageTmpl.Execute(w, d); err != nil {
-		c.App.Log.Error("checkout page", "err", errors.Unwrap(err))
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; "+layout.StyleSrc+"; form-action 'self'; frame-ancestors 'none'")
+	var content, page bytes.Buffer
+	err := pageTmpl.Execute(&content, d)
+	if err == nil {
+		err = layout.Render(&page, &layout.Head{Title: d.Title, Site: d.Site, NoIndex: true, Body: template.HTML(content.String())})
 	}
+	if err != nil {
+		c.App.Log.Error("checkout page", "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.WriteHeader(status)
+	w.Write(page.Bytes())
 }
 
-var pageTmpl = template.Must(template.New("checkout").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>{{.Title}} · {{.Site}}</title>
-<style>
-body{font:16px/1.5 system-ui,sans-serif;max-width:760px;margin:2rem auto;padding:0 1rem;color:#111827}
-.test{background:#fef3c7;border:2px dashed #d97706;color:#92400e;padding:.75rem 1rem;font-weight:700;text-align:center;letter-spacing:.05em}
-table{width:100%;border-collapse:collapse;margin:1rem 0}th,td{padding:.4rem;border-bottom:1px solid #e5e7eb;text-align:left}td.n,th.n{text-align:right}
-.err{background:#fee2e2;color:#991b1b;padding:.75rem}.msg{background:#dcfce7;color:#166534;padding:.75rem}
-fieldset{border:1px solid #d1d5db;margin:1rem 0}label{display:block;margin:.3rem 0}button{padding:.5rem 1rem;margin-right:.5rem}
-small{color:#6b7280}
-</style></head><body>
-{{if .TestMode}}<div class="test">TEST MODE — no real payment is taken; choose an outcome below</div>{{end}}
+// pageTmpl is the checkout page's content; the shared frame (header,
+// footer, stylesheet) comes from site/layout.
+var pageTmpl = template.Must(template.New("checkout").Parse(`{{if .TestMode}}<div class="test">TEST MODE — no real payment is taken; choose an outcome below</div>{{end}}
 <h1>{{.Site}} checkout</h1>
 {{if .Error}}<p class="err">{{.Error}}</p>{{end}}
 {{if .Message}}<p class="msg">{{.Message}}</p>{{end}}
@@ -399,5 +398,4 @@ small{color:#6b7280}
 <nav aria-label="Next steps"><h2>Next</h2><ul>
 {{range .Listings}}<li>{{if .URL}}<a href="{{.URL}}">See {{.Name}} on the site</a>{{else}}{{.Name}}: {{.Status}}{{if .Week}}, launch week of {{.Week}}{{end}}{{end}}</li>
 {{end}}<li><a href="{{.Home}}">Back to {{.Site}}</a></li></ul></nav>
-</body></html>
 `))

@@ -22,6 +22,7 @@ import (
 	"launchdir/app"
 	"launchdir/ops"
 	"launchdir/routes"
+	"launchdir/site/layout"
 
 	"github.com/julienschmidt/httprouter"
 )
@@ -161,6 +162,8 @@ type Page struct {
 	BaseURL     string
 	NoIndex     bool
 	Nav         string // highlighted nav item
+	Narrow      bool
+	Account     template.HTML // the header's sign-in links or signed-in person
 	Data        any
 	Status      int
 }
@@ -194,9 +197,14 @@ func canonicalPath(r *http.Request) string {
 // render executes a page into a buffer, then writes it with a strong ETag
 // (answering If-None-Match with 304) and the API's public caching.
 func (s *Site) render(w http.ResponseWriter, r *http.Request, name string, p *Page) {
-	t := s.pages[name]
-	var buf bytes.Buffer
-	if err := t.ExecuteTemplate(&buf, "layout", p); err != nil {
+	var content, buf bytes.Buffer
+	err := s.pages[name].ExecuteTemplate(&content, "content", p)
+	if err == nil {
+		err = layout.Render(&buf, &layout.Head{Title: p.Title, Site: p.Site, Description: p.Description,
+			Canonical: p.Canonical(), OGType: p.OGType, NoIndex: p.NoIndex, Nav: p.Nav, Narrow: p.Narrow,
+			Account: p.Account, Body: template.HTML(content.String())})
+	}
+	if err != nil {
 		s.App.Log.Error("render page", "page", name, "err", err)
 		s.errorPage(w, r, &ops.Error{Code: ops.CodeInternal, Detail: "an unexpected error occurred"})
 		return

@@ -11,6 +11,8 @@ import (
 	"launchdir/apitest"
 	"launchdir/app"
 	"launchdir/demo"
+	"launchdir/oauth"
+	"launchdir/payments"
 	"launchdir/site"
 )
 
@@ -23,6 +25,11 @@ func newEnv(t testing.TB) *apitest.Env {
 			t.Fatal(err)
 		}
 	}})
+	// The other HTML doors, as server.go mounts them: they share the frame.
+	if _, err := payments.Setup(e.App, e.Routes, payments.Config{Provider: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	oauth.New(e.App, oauth.Options{BaseURL: e.URL}).Mount(e.Routes)
 	if _, err := site.Mount(e.Routes, e.App); err != nil {
 		t.Fatal(err)
 	}
@@ -37,6 +44,24 @@ func TestPublicSite(t *testing.T) {
 	t.Run("not found", func(t *testing.T) { e.T = t; testNotFoundPages(t, e) })
 	t.Run("pagination", func(t *testing.T) { e.T = t; testPagination(t, e) })
 	t.Run("feeds", func(t *testing.T) { e.T = t; testFeedsAndDiscovery(t, e) })
+	t.Run("shared frame", func(t *testing.T) { e.T = t; testSharedFrame(t, e) })
+}
+
+// testSharedFrame: the OAuth and checkout pages render inside the site's
+// frame (same header, skip link, stylesheet) and their CSP allows it.
+func testSharedFrame(t *testing.T, e *apitest.Env) {
+	for _, p := range []string{"/oauth/authorize", "/checkout/no-such-token", "/"} {
+		r := e.Do("GET", p, nil)
+		body := string(r.Body)
+		for _, w := range []string{`<link rel="stylesheet" href="/static/site.css">`, `<a class="skip" href="#main">`, `<nav aria-label="Main">`} {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s (%d) lacks %q", p, r.Status, w)
+			}
+		}
+		if csp := r.Header.Get("Content-Security-Policy"); csp != "" && !strings.Contains(csp, "style-src 'self'") {
+			t.Errorf("%s: CSP blocks the stylesheet: %s", p, csp)
+		}
+	}
 }
 
 // firstSlug reads the slug of the first item an API list returns.

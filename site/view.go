@@ -23,7 +23,7 @@ func (s *Site) parse() error {
 	s.pages = map[string]*template.Template{}
 	for _, name := range pageNames {
 		t, err := template.New(name).Funcs(funcs).ParseFS(templateFS,
-			"templates/layout.html", "templates/parts.html", "templates/"+name+".html")
+			"templates/parts.html", "templates/"+name+".html")
 		if err != nil {
 			return fmt.Errorf("site template %s: %w", name, err)
 		}
