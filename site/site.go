@@ -39,6 +39,8 @@ type Site struct {
 	pages map[string]*template.Template
 	// secure marks cookies Secure (the base URL is https).
 	secure bool
+	// area holds the founder and admin pages (area.go).
+	area *area
 }
 
 // Mount registers every page on the binary's router and makes unknown
@@ -82,6 +84,9 @@ func Mount(srv *routes.Server, a *app.App) (*Site, error) {
 		w.Header().Set("Cache-Control", "public, max-age=3600")
 		fileServer.ServeHTTP(w, r)
 	})
+	if err := s.mountArea(srv); err != nil {
+		return nil, err
+	}
 	router := srv.Router()
 	apiNotFound := router.NotFound
 	router.NotFound = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
