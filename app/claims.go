@@ -19,7 +19,7 @@ type Claim struct {
 	ListingID    int64             `json:"listing_id"`
 	Method       string            `json:"method" enum:"dns,meta,file,email"`
 	Status       string            `json:"status" enum:"pending,verified"`
-	Email        string            `json:"email,omitempty"`
+	Email        string            `json:"email,omitempty" format:"email"`
 	Instructions ClaimInstructions `json:"instructions"`
 	LastError    string            `json:"last_error,omitempty"`
 	CreatedAt    string            `json:"created_at" format:"date-time"`
@@ -36,7 +36,7 @@ type ClaimInstructions struct {
 	Page    string `json:"page,omitempty" format:"uri" doc:"meta_tag: the page to put it on."`
 	URL     string `json:"url,omitempty" format:"uri" doc:"file: where to serve the file."`
 	Content string `json:"content,omitempty" doc:"file: the file's exact content."`
-	SentTo  string `json:"sent_to,omitempty" doc:"email: where the link went."`
+	SentTo  string `json:"sent_to,omitempty" format:"email" doc:"email: where the link went."`
 	Then    string `json:"then"`
 }
 

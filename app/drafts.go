@@ -136,7 +136,7 @@ type Draft struct {
 	NotFound       []string          `json:"not_found_on_website"`
 	ListingID      *int64            `json:"listing_id"`
 	PagesRead      []string          `json:"pages_read" format:"uri"`
-	Invites        []string          `json:"invites"`
+	Invites        []string          `json:"invites" format:"email"`
 	CreatedAt      string            `json:"created_at"`
 	UpdatedAt      string            `json:"updated_at"`
 	Poll           string            `json:"poll,omitempty"`

@@ -211,7 +211,7 @@ type FreeLaunch struct {
 // Invite is invite_cofounder's body.
 type Invite struct {
 	DraftID     string `json:"draft_id"`
-	Email       string `json:"email"`
+	Email       string `json:"email" format:"email"`
 	InvitedAt   string `json:"invited_at" format:"date-time"`
 	InvitesUsed int    `json:"invites_used"`
 	InvitesLeft int    `json:"invites_left"`
