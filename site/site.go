@@ -38,7 +38,8 @@ type Site struct {
 	App   *app.App
 	pages map[string]*template.Template
 	// secure marks cookies Secure (the base URL is https).
-	secure bool
+	secure   bool
+	sitemaps bodyCache
 }
 
 // Mount registers every page on the binary's router and makes unknown
