@@ -86,6 +86,11 @@ func (a *App) getLeaderboard(ctx context.Context, in *ops.Input) (any, error) {
 			return nil, err
 		}
 	}
+	if board == "domain-rating" {
+		if err := a.markRatingSource(ctx, items); err != nil {
+			return nil, err
+		}
+	}
 	out.Page = page(in, items, total)
 	return out, nil
 }
@@ -93,14 +98,35 @@ func (a *App) getLeaderboard(ctx context.Context, in *ops.Input) (any, error) {
 func (a *App) markVerifiedRevenue(ctx context.Context, items []db.BoardItem) error {
 	for i := range items {
 		var verified bool
-		var currency, source string
-		err := a.DB.R.QueryRowContext(ctx, `SELECT verified, currency, source FROM revenue WHERE listing_id = ?`,
-			items[i].Listing.ID).Scan(&verified, &currency, &source)
+		var currency, source, asOf string
+		err := a.DB.R.QueryRowContext(ctx, `SELECT verified, currency, source, updated_at FROM revenue WHERE listing_id = ?`,
+			items[i].Listing.ID).Scan(&verified, &currency, &source, &asOf)
 		if err != nil {
 			return err
 		}
 		m := &items[i].Metric
-		m.Verified, m.Currency, m.Source = &verified, currency, source
+		m.Verified, m.Currency, m.Source, m.AsOf = &verified, currency, source, asOf
+	}
+	return nil
+}
+
+// markRatingSource adds the date and source of each listing's newest Domain
+// Rating measurement (set by the site team's CSV imports).
+func (a *App) markRatingSource(ctx context.Context, items []db.BoardItem) error {
+	for i := range items {
+		var on, source string
+		err := a.DB.R.QueryRowContext(ctx, `SELECT measured_on, source FROM domain_ratings WHERE listing_id = ?
+			ORDER BY measured_on DESC LIMIT 1`, items[i].Listing.ID).Scan(&on, &source)
+		if db.IsNoRows(err) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		items[i].Metric.AsOf = on
+		if source != "" {
+			items[i].Metric.Source = source
+		}
 	}
 	return nil
 }

@@ -162,7 +162,7 @@ func (a *App) firstFreeWeek(ctx context.Context, tx *sql.Tx) (string, error) {
 			AND status IN ('scheduled','live')`, week).Scan(&n); err != nil {
 			return "", err
 		}
-		if n < capacity {
+		if n < weekFreeCapacity(ctx, tx, week, capacity) {
 			return week, nil
 		}
 	}

@@ -25,6 +25,8 @@ type OwnerListing struct {
 	Role           string     `json:"role"`
 	SiteCopies     []siteCopy `json:"site_copies"`
 	PublicURL      string     `json:"public_url,omitempty"`
+	// ModerationReason says why the site team rejected or archived it.
+	ModerationReason string `json:"moderation_reason,omitempty"`
 }
 
 type siteCopy struct {
@@ -44,9 +46,9 @@ func (a *App) ownerListing(ctx context.Context, q *sql.DB, userID, id int64) (*O
 		return nil, notFound(err, "listing")
 	}
 	o := &OwnerListing{ListingID: id, Listing: l, SiteCopies: []siteCopy{}}
-	err = q.QueryRowContext(ctx, `SELECT l.headline, l.summary, l.seo_title, l.seo_description, o.role FROM listings l
+	err = q.QueryRowContext(ctx, `SELECT l.headline, l.summary, l.seo_title, l.seo_description, o.role, l.moderation_reason FROM listings l
 		JOIN listing_owners o ON o.listing_id = l.id AND o.user_id = ? WHERE l.id = ?`, userID, id).
-		Scan(&o.Headline, &o.SummaryText, &o.SEOTitle, &o.SEODescription, &o.Role)
+		Scan(&o.Headline, &o.SummaryText, &o.SEOTitle, &o.SEODescription, &o.Role, &o.ModerationReason)
 	if err != nil {
 		return nil, err
 	}

@@ -148,6 +148,9 @@ type Order struct {
 	CreatedAt     string      `json:"created_at" format:"date-time"`
 	ExpiresAt     string      `json:"expires_at" format:"date-time" doc:"When a pending order expires."`
 	PaidAt        *string     `json:"paid_at" format:"date-time"`
+	// Billing is what the person confirmed on the checkout page; country
+	// and VAT number are the ones the VAT was worked out from.
+	Billing OrderBilling `json:"billing" doc:"Billing details the buyer confirmed on the checkout page; country and vat_number decided the VAT."`
 
 	ID            int64  `json:"-"`
 	UserID        int64  `json:"-"`
@@ -158,7 +161,7 @@ type Order struct {
 
 const orderCols = `o.id, o.number, o.user_id, u.email, o.status, o.status_note, o.currency, o.subtotal_cents, o.discount_cents, o.vat_cents,
 	o.total_cents, o.vat_rate, o.vat_note, o.billing_country, o.vat_number, o.promo_code, o.provider, o.provider_ref, o.checkout_token,
-	o.checkout_url, o.created_at, o.expires_at, o.paid_at FROM orders o JOIN users u ON u.id = o.user_id `
+	o.checkout_url, o.created_at, o.expires_at, o.paid_at, o.billing_name, o.billing_email, o.billing_address FROM orders o JOIN users u ON u.id = o.user_id `
 
 func scanOrder(sc interface{ Scan(...any) error }) (*Order, error) {
 	var (
@@ -167,7 +170,7 @@ func scanOrder(sc interface{ Scan(...any) error }) (*Order, error) {
 	)
 	err := sc.Scan(&o.ID, &o.Number, &o.UserID, &o.UserEmail, &o.Status, &o.StatusNote, &o.Currency, &o.SubtotalCents, &o.DiscountCents,
 		&o.VATCents, &o.TotalCents, &o.VAT.Rate, &o.VAT.Note, &o.VAT.Country, &o.VAT.VATNumber, &o.PromoCode, &o.Provider, &o.ProviderRef,
-		&o.CheckoutToken, &o.CheckoutURL, &o.CreatedAt, &o.ExpiresAt, &paid)
+		&o.CheckoutToken, &o.CheckoutURL, &o.CreatedAt, &o.ExpiresAt, &paid, &o.Billing.Name, &o.Billing.Email, &o.Billing.Address)
 	if err != nil {
 		return nil, err
 	}
@@ -176,6 +179,7 @@ func scanOrder(sc interface{ Scan(...any) error }) (*Order, error) {
 	}
 	o.TaxableCents = o.SubtotalCents - o.DiscountCents
 	o.VAT = frozenVAT(o.VAT)
+	o.Billing.Country, o.Billing.VATNumber = o.VAT.Country, o.VAT.VATNumber
 	return &o, nil
 }
 

@@ -197,7 +197,8 @@ type BoardMetric struct {
 	Value    int64  `json:"value"`
 	Verified *bool  `json:"verified,omitempty" doc:"revenue only: checked against a payment provider."`
 	Currency string `json:"currency,omitempty" doc:"revenue only."`
-	Source   string `json:"source,omitempty" doc:"revenue only."`
+	Source   string `json:"source,omitempty" doc:"revenue and domain-rating: where the figure came from."`
+	AsOf     string `json:"as_of,omitempty" doc:"revenue and domain-rating: when the figure was measured or reported (date or date-time)."`
 }
 
 // Board runs a leaderboard query; value is the SQL expression of the
