@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	code.dny.dev/ssrf v0.3.0
 	github.com/PuerkitoBio/goquery v1.13.0
+	github.com/chromedp/chromedp v0.23.0
 	github.com/google/jsonschema-go v0.4.3
 	github.com/gorilla/feeds v1.2.0
 	github.com/julienschmidt/httprouter v1.3.0
@@ -24,7 +25,9 @@ require (
 require (
 	github.com/andybalholm/cascadia v1.3.4 // indirect
 	github.com/aymerick/douceur v0.2.0 // indirect
+	github.com/chromedp/cdproto v0.159.2 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/gorilla/css v1.0.1 // indirect
 	github.com/mattn/go-isatty v0.0.24 // indirect

@@ -541,7 +541,37 @@ func rpc(t *testing.T, e *apitest.Env, path, body string, hdr ...string) (*http.
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
+	checkRawToolResult(t, e, body, string(b))
 	return resp, string(b)
+}
+
+// checkRawToolResult validates a raw tools/call reply's structuredContent
+// against the tool's outputSchema, like checkOutputSchema does for the SDK.
+func checkRawToolResult(t *testing.T, e *apitest.Env, reqBody, respBody string) {
+	t.Helper()
+	var req struct {
+		Method string `json:"method"`
+		Params struct {
+			Name string `json:"name"`
+		} `json:"params"`
+	}
+	var resp struct {
+		Result *struct {
+			IsError           bool            `json:"isError"`
+			StructuredContent json.RawMessage `json:"structuredContent"`
+		} `json:"result"`
+	}
+	if json.Unmarshal([]byte(reqBody), &req) != nil || req.Method != "tools/call" ||
+		json.Unmarshal([]byte(sseData(respBody)), &resp) != nil || resp.Result == nil || resp.Result.IsError {
+		return
+	}
+	op := e.App.Table.Get(req.Params.Name)
+	if op == nil {
+		return
+	}
+	if err := apitest.ValidateJSON(mcp.BuildTool(op).OutputSchema, resp.Result.StructuredContent); err != nil {
+		t.Errorf("tool %s: structuredContent does not match its outputSchema: %v", op.ID, err)
+	}
 }
 
 const callGetAccount = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"get_account","arguments":{}}}`

@@ -87,8 +87,13 @@ func (r *Reflector) Schema(t reflect.Type) map[string]any {
 	return map[string]any{} // interface: anything
 }
 
-// Nullable allows null beside s.
+// Nullable allows null beside s. A $ref branch also says "type": "object"
+// (every definition is an object): some clients want a type on each anyOf
+// branch.
 func Nullable(s map[string]any) map[string]any {
+	if _, ok := s["$ref"]; ok && s["type"] == nil {
+		s = map[string]any{"$ref": s["$ref"], "type": "object"}
+	}
 	return map[string]any{"anyOf": []any{s, map[string]any{"type": "null"}}}
 }
 

@@ -41,7 +41,7 @@ func TestReflector(t *testing.T) {
 		"status": `{"description":"The status.","enum":["a","b"],"type":"string"}`,
 		"when":   `{"anyOf":[{"format":"date","type":"string"},{"type":"null"}]}`, // nullable without a type array
 		"maybe":  `{"$ref":"#/components/schemas/testInner"}`,                     // omitempty pointer: optional, never null
-		"ref":    `{"anyOf":[{"$ref":"#/components/schemas/testInner"},{"type":"null"}]}`,
+		"ref":    `{"anyOf":[{"$ref":"#/components/schemas/testInner","type":"object"},{"type":"null"}]}`,
 		"tags":   `{"items":{"enum":["x","y"],"type":"string"},"type":"array"}`,
 		"Page":   `{"$ref":"#/components/schemas/TestInnertestPage"}`,
 	} {

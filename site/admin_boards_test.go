@@ -14,7 +14,7 @@ import (
 func fixtureSite(t *testing.T) *apitest.Env {
 	t.Helper()
 	e := apitest.New(t, apitest.Options{Fixture: true})
-	if _, err := site.Mount(e.Routes, e.App); err != nil {
+	if _, err := site.Mount(e.Routes, e.App, nil); err != nil {
 		t.Fatal(err)
 	}
 	return e

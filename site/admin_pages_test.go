@@ -30,7 +30,7 @@ type areaEnv struct {
 func newAreaEnv(t *testing.T) *areaEnv {
 	t.Helper()
 	e := apitest.New(t, apitest.Options{Fixture: true})
-	s, err := site.Mount(e.Routes, e.App)
+	s, err := site.Mount(e.Routes, e.App, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

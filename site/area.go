@@ -86,16 +86,30 @@ var areaFuncs = template.FuncMap{
 	},
 }
 
-// person is the signed-in user of the request, if any.
+// person is the signed-in user of the request, if any: the website's
+// session (people.go) unless another resolver was set.
 func (s *Site) person(r *http.Request) (int64, bool) {
-	if s.area == nil || s.area.who == nil {
+	if s.area != nil && s.area.who != nil {
+		return s.area.who(r)
+	}
+	if s.people == nil {
 		return 0, false
 	}
-	return s.area.who(r)
+	if p, _ := s.viewer(r); p != nil {
+		return p.ID, true
+	}
+	return 0, false
 }
 
-// csrfToken binds forms to the person: HMAC(key, user id).
-func (s *Site) csrfToken(userID int64) string {
+// csrfToken binds the area's forms to the signed-in session (the same
+// token as the people pages, so it rotates at sign-in) or, with another
+// resolver, to the person: HMAC(key, user id).
+func (s *Site) csrfToken(r *http.Request, userID int64) string {
+	if s.people != nil && (s.area == nil || s.area.who == nil) {
+		if _, session := s.viewer(r); session != "" {
+			return sessionToken(session)
+		}
+	}
 	m := hmac.New(sha256.New, s.area.csrfKey)
 	fmt.Fprintf(m, "area-csrf|%d", userID)
 	return hex.EncodeToString(m.Sum(nil))
@@ -127,7 +141,7 @@ func (s *Site) guard(admin bool, h areaHandler) http.Handler {
 				s.areaError(w, r, uid, &ops.Error{Code: ops.CodeInvalid, Detail: "the form could not be read"})
 				return
 			}
-			if !hmac.Equal([]byte(r.PostFormValue("csrf")), []byte(s.csrfToken(uid))) {
+			if !hmac.Equal([]byte(r.PostFormValue("csrf")), []byte(s.csrfToken(r, uid))) {
 				s.areaError(w, r, uid, &ops.Error{Code: ops.CodeForbidden,
 					Detail: "this form is not valid any more (security check failed); reload the page and try again"})
 				return
@@ -148,7 +162,7 @@ type areaPage struct {
 
 // renderArea writes a private page (never cached, not indexed).
 func (s *Site) renderArea(w http.ResponseWriter, r *http.Request, name, title string, status int, uid int64, data any, errMsg string) {
-	p := areaPage{CSRF: s.csrfToken(uid), Error: errMsg, Admin: s.App.IsAdmin(r.Context(), uid), Data: data}
+	p := areaPage{CSRF: s.csrfToken(r, uid), Error: errMsg, Admin: s.App.IsAdmin(r.Context(), uid), Data: data}
 	if d := r.URL.Query().Get("done"); d != "" && errMsg == "" {
 		p.Done = doneMessages[d]
 	}
@@ -221,6 +235,10 @@ func (s *Site) privateNotFound(w http.ResponseWriter, r *http.Request) {
 // signInFirst answers a founder page without a session.
 func (s *Site) signInFirst(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
+	if s.people != nil {
+		http.Redirect(w, r, "/signin?next="+url.QueryEscape(r.URL.Path), http.StatusSeeOther)
+		return
+	}
 	p := s.page(r, "Sign in", "Sign in to see this page.", &ops.Error{Code: ops.CodeUnauthorized,
 		Detail: "Sign in to see this page."})
 	p.Status, p.NoIndex = http.StatusUnauthorized, true

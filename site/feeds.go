@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"launchdir/db"
@@ -99,16 +100,21 @@ type smIndex struct {
 
 const smNS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 
-func writeXML(w http.ResponseWriter, r *http.Request, v any) {
+func xmlBody(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteString(xml.Header)
-	enc := xml.NewEncoder(&buf)
-	if err := enc.Encode(v); err != nil {
+	err := xml.NewEncoder(&buf).Encode(v)
+	return buf.Bytes(), err
+}
+
+func writeXML(w http.ResponseWriter, r *http.Request, v any) {
+	body, err := xmlBody(v)
+	if err != nil {
 		http.Error(w, "sitemap failed", http.StatusInternalServerError)
 		return
 	}
 	w.Header().Set("Content-Type", "application/xml; charset=utf-8")
-	writeCached(w, r, buf.Bytes())
+	writeCached(w, r, body)
 }
 
 // sitemap is an index: the fixed pages, categories, founders and posts in
@@ -128,6 +134,11 @@ func (s *Site) sitemap(w http.ResponseWriter, r *http.Request, _ httprouter.Para
 }
 
 func (s *Site) sitemapPart(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	if body, ok := s.sitemaps.get(ps.ByName("file"), s.App.Now()); ok {
+		w.Header().Set("Content-Type", "application/xml; charset=utf-8")
+		writeCached(w, r, body)
+		return
+	}
 	ctx := r.Context()
 	base := s.App.Cfg.BaseURL
 	set := urlset{NS: smNS}
@@ -149,7 +160,7 @@ func (s *Site) sitemapPart(w http.ResponseWriter, r *http.Request, ps httprouter
 				set.URLs = append(set.URLs, smURL{Loc: base + k.prefix + e.Slug, LastMod: lastMod(e.UpdatedAt)})
 			}
 		}
-		writeXML(w, r, set)
+		s.writeSitemap(w, r, file, set)
 		return
 	}
 	num, ok := strings.CutPrefix(file, "listings-")
@@ -171,7 +182,52 @@ func (s *Site) sitemapPart(w http.ResponseWriter, r *http.Request, ps httprouter
 	for _, e := range es {
 		set.URLs = append(set.URLs, smURL{Loc: base + "/listings/" + e.Slug, LastMod: lastMod(e.UpdatedAt)})
 	}
-	writeXML(w, r, set)
+	s.writeSitemap(w, r, file, set)
+}
+
+// writeSitemap writes a sitemap file and keeps it for sitemapTTL: a file
+// of 10,000 URLs costs tens of milliseconds and crawlers fetch them often.
+func (s *Site) writeSitemap(w http.ResponseWriter, r *http.Request, file string, set urlset) {
+	body, err := xmlBody(set)
+	if err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	s.sitemaps.put(file, body, s.App.Now())
+	w.Header().Set("Content-Type", "application/xml; charset=utf-8")
+	writeCached(w, r, body)
+}
+
+const sitemapTTL = 5 * time.Minute
+
+// bodyCache keeps rendered bodies for a while, bounded in entries.
+type bodyCache struct {
+	mu sync.Mutex
+	m  map[string]cachedBody
+}
+
+type cachedBody struct {
+	body []byte
+	at   time.Time
+}
+
+func (c *bodyCache) get(key string, now time.Time) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[key]
+	if !ok || now.Sub(e.at) > sitemapTTL || now.Before(e.at) {
+		return nil, false
+	}
+	return e.body, true
+}
+
+func (c *bodyCache) put(key string, body []byte, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= 64 {
+		c.m = map[string]cachedBody{}
+	}
+	c.m[key] = cachedBody{body, now}
 }
 
 func lastMod(s string) string {

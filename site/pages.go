@@ -77,6 +77,13 @@ func (s *Site) siteDescription(r *http.Request) string {
 	return info.Description
 }
 
+// doneNotes confirm a listing action after its redirect back.
+var doneNotes = map[string]string{
+	"voted": "Your vote is in.", "unvoted": "Your vote is withdrawn.",
+	"followed": "You follow this product: its updates come to your email.", "unfollowed": "You no longer follow this product.",
+	"reviewed": "Your review is saved.", "reported": "Thank you: the site team will look at it.",
+}
+
 // badgeInfo is the part of get_badges the page shows.
 type badgeInfo struct {
 	HTML     string `json:"html"`
@@ -87,6 +94,10 @@ type listingData struct {
 	L            *db.Listing
 	Alternatives list[db.Alternative]
 	Badge        badgeInfo
+	Viewer       *Viewer
+	Reviews      []Review
+	ReviewTotal  int
+	Done         string
 	Awards       list[db.Award]
 }
 
@@ -112,6 +123,20 @@ func (s *Site) listing(w http.ResponseWriter, r *http.Request, ps httprouter.Par
 	}
 	p := s.page(r, d.L.Name+": "+d.L.Tagline, firstNonEmpty(d.L.ShortDescription, d.L.Tagline), d)
 	p.OGType = "article"
+	if s.people != nil {
+		var err error
+		if d.Reviews, d.ReviewTotal, err = s.people.ListingReviews(ctx, slug, 1, 20); err != nil {
+			s.errorPage(w, r, err)
+			return
+		}
+		if p.Person != nil {
+			if d.Viewer, err = s.people.ViewerOf(ctx, p.Person.ID, slug); err != nil {
+				s.errorPage(w, r, err)
+				return
+			}
+		}
+		d.Done = doneNotes[r.URL.Query().Get("done")]
+	}
 	s.render(w, r, "listing", p)
 }
 

@@ -38,15 +38,19 @@ type Site struct {
 	App   *app.App
 	pages map[string]*template.Template
 	// secure marks cookies Secure (the base URL is https).
-	secure bool
+	secure   bool
+	sitemaps bodyCache
+	// people is the accounts layer; nil serves the public pages only.
+	people   People
+	clientIP func(*http.Request) string
 	// area holds the founder and admin pages (area.go).
 	area *area
 }
 
 // Mount registers every page on the binary's router and makes unknown
 // non-API paths a real HTML 404 page.
-func Mount(srv *routes.Server, a *app.App) (*Site, error) {
-	s := &Site{App: a, secure: strings.HasPrefix(a.Cfg.BaseURL, "https://")}
+func Mount(srv *routes.Server, a *app.App, people People) (*Site, error) {
+	s := &Site{App: a, secure: strings.HasPrefix(a.Cfg.BaseURL, "https://"), people: people, clientIP: srv.ClientIP}
 	if err := s.parse(); err != nil {
 		return nil, err
 	}
@@ -84,6 +88,9 @@ func Mount(srv *routes.Server, a *app.App) (*Site, error) {
 		w.Header().Set("Cache-Control", "public, max-age=3600")
 		fileServer.ServeHTTP(w, r)
 	})
+	if people != nil {
+		s.mountPeople(srv)
+	}
 	if err := s.mountArea(srv); err != nil {
 		return nil, err
 	}
@@ -168,23 +175,31 @@ type Page struct {
 	NoIndex     bool
 	Nav         string // highlighted nav item
 	Narrow      bool
-	Account     template.HTML // the header's sign-in links or signed-in person
 	Data        any
 	Status      int
+	Person      *Person // signed in, or nil
+	CSRF        string  // the session's form token when signed in
+	People      bool    // accounts are available (sign-in links, forms)
+	private     bool    // never cached by shared caches
 }
 
 // Canonical is the page's absolute canonical URL.
 func (p *Page) Canonical() string { return p.BaseURL + p.Path }
 
 func (s *Site) page(r *http.Request, title, desc string, data any) *Page {
-	return &Page{Title: title, Description: desc, Path: canonicalPath(r), OGType: "website",
-		Site: s.App.Cfg.SiteName, BaseURL: s.App.Cfg.BaseURL, Data: data, Status: http.StatusOK}
+	p := &Page{Title: title, Description: desc, Path: canonicalPath(r), OGType: "website",
+		Site: s.App.Cfg.SiteName, BaseURL: s.App.Cfg.BaseURL, Data: data, Status: http.StatusOK, People: s.people != nil}
+	if person, session := s.viewer(r); person != nil {
+		p.Person, p.CSRF = person, sessionToken(session)
+	}
+	return p
 }
 
 // canonicalPath keeps only the query parameters a page reads, in a stable
 // order, and drops page=1.
 func canonicalPath(r *http.Request) string {
 	q := r.URL.Query()
+	q.Del("done") // the note after a form, not another page
 	if q.Get("page") == "1" {
 		q.Del("page")
 	}
@@ -202,12 +217,15 @@ func canonicalPath(r *http.Request) string {
 // render executes a page into a buffer, then writes it with a strong ETag
 // (answering If-None-Match with 304) and the API's public caching.
 func (s *Site) render(w http.ResponseWriter, r *http.Request, name string, p *Page) {
-	var content, buf bytes.Buffer
+	var content, account, buf bytes.Buffer
 	err := s.pages[name].ExecuteTemplate(&content, "content", p)
+	if err == nil {
+		err = s.pages[name].ExecuteTemplate(&account, "account", p)
+	}
 	if err == nil {
 		err = layout.Render(&buf, &layout.Head{Title: p.Title, Site: p.Site, Description: p.Description,
 			Canonical: p.Canonical(), OGType: p.OGType, NoIndex: p.NoIndex, Nav: p.Nav, Narrow: p.Narrow,
-			Account: p.Account, Body: template.HTML(content.String())})
+			Account: template.HTML(account.String()), Body: template.HTML(content.String())})
 	}
 	if err != nil {
 		s.App.Log.Error("render page", "page", name, "err", err)
@@ -217,10 +235,15 @@ func (s *Site) render(w http.ResponseWriter, r *http.Request, name string, p *Pa
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("X-Content-Type-Options", "nosniff")
-	if p.Status != http.StatusOK {
+	h.Set("Vary", "Cookie")
+	if p.Status != http.StatusOK || p.private {
 		h.Set("Cache-Control", "no-store")
 		w.WriteHeader(p.Status)
 		w.Write(buf.Bytes())
+		return
+	}
+	if p.Person != nil {
+		writeBody(w, r, buf.Bytes(), "private, no-cache")
 		return
 	}
 	writeCached(w, r, buf.Bytes())
@@ -229,11 +252,16 @@ func (s *Site) render(w http.ResponseWriter, r *http.Request, name string, p *Pa
 // writeCached writes a public 200 body with a strong ETag and Cache-Control,
 // or 304 when the client already has it.
 func writeCached(w http.ResponseWriter, r *http.Request, body []byte) {
+	writeBody(w, r, body, "public, max-age=30")
+}
+
+// writeBody writes a 200 body with a strong ETag, answering If-None-Match with 304.
+func writeBody(w http.ResponseWriter, r *http.Request, body []byte, cacheControl string) {
 	sum := sha256.Sum256(body)
 	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
 	h := w.Header()
 	h.Set("ETag", etag)
-	h.Set("Cache-Control", "public, max-age=30")
+	h.Set("Cache-Control", cacheControl)
 	if etagMatch(r.Header.Get("If-None-Match"), etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return

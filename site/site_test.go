@@ -30,7 +30,7 @@ func newEnv(t testing.TB) *apitest.Env {
 		t.Fatal(err)
 	}
 	oauth.New(e.App, oauth.Options{BaseURL: e.URL}).Mount(e.Routes)
-	if _, err := site.Mount(e.Routes, e.App); err != nil {
+	if _, err := site.Mount(e.Routes, e.App, nil); err != nil {
 		t.Fatal(err)
 	}
 	return e
