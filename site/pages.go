@@ -140,6 +140,29 @@ func (s *Site) listing(w http.ResponseWriter, r *http.Request, ps httprouter.Par
 	s.render(w, r, "listing", p)
 }
 
+type alternativesData struct {
+	L *db.Listing
+	list[db.Alternative]
+	Pager *Pager
+}
+
+// alternatives is the whole paginated list the listing page previews.
+func (s *Site) alternatives(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	slug := ps.ByName("slug")
+	d := alternativesData{L: &db.Listing{}}
+	if err := s.call(r.Context(), "get_listing", map[string]string{"slug": slug}, d.L); err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	if err := s.call(r.Context(), "get_alternatives", pageArgs(r, map[string]string{"slug": slug}), &d.list); err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	d.Pager = newPager(r, d.Page, d.PerPage, d.Total)
+	p := s.page(r, "Alternatives to "+d.L.Name, "Products like "+d.L.Name+": owner-approved alternatives first, then the same category by votes.", d)
+	s.render(w, r, "alternatives", p)
+}
+
 type categoriesData struct {
 	Items []db.Category `json:"items"`
 	Total int           `json:"total"`
