@@ -43,6 +43,8 @@ type Site struct {
 	// people is the accounts layer; nil serves the public pages only.
 	people   People
 	clientIP func(*http.Request) string
+	// area holds the founder and admin pages (area.go).
+	area *area
 }
 
 // Mount registers every page on the binary's router and makes unknown
@@ -89,6 +91,9 @@ func Mount(srv *routes.Server, a *app.App, people People) (*Site, error) {
 	})
 	if people != nil {
 		s.mountPeople(srv)
+	}
+	if err := s.mountArea(srv); err != nil {
+		return nil, err
 	}
 	router := srv.Router()
 	apiNotFound := router.NotFound
