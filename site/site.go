@@ -63,6 +63,7 @@ func Mount(srv *routes.Server, a *app.App, people People) (*Site, error) {
 	}
 	get("/", s.home)
 	get("/listings/:slug", s.listing)
+	get("/listings/:slug/alternatives", s.alternatives)
 	get("/categories", s.categories)
 	get("/categories/:slug", s.category)
 	get("/launches", s.launchesIndex)
