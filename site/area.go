@@ -72,6 +72,7 @@ func (s *Site) mountArea(srv *routes.Server) error {
 	}
 	s.mountAdmin(srv)
 	s.mountFounder(srv)
+	s.mountFounderWork(srv)
 	return nil
 }
 
@@ -202,6 +203,11 @@ var doneMessages = map[string]string{
 	"retried":   "The email is queued again.",
 	"settings":  "The settings were saved.",
 	"revoked":   "Access revoked.",
+	"facts":     "Saved: the listing shows the new facts (the site team sees a before/after copy).",
+	"posted":    "The update is posted; followers are emailed.",
+	"free":      "The listing is queued for its free launch week.",
+	"claimed":   "Claim started: publish what the instructions say, then press Verify.",
+	"verified":  "Verified: you are now an owner of the listing.",
 }
 
 // done redirects (303) to a page of the area with a confirmation.
