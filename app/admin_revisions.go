@@ -144,7 +144,14 @@ func compactJSON(raw json.RawMessage) string {
 	if json.Unmarshal(raw, &v) != nil {
 		return string(raw)
 	}
-	return db.EncodeJSON(v)
+	// Not HTML-escaped: pages escape it; the admin reads the real text.
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return string(raw)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // RevertRevision puts the "before" of an owner edit back, in one

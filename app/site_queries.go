@@ -58,3 +58,9 @@ func (a *App) sitemapRows(ctx context.Context, q string, args ...any) ([]Sitemap
 	}
 	return out, rows.Err()
 }
+
+// SiteDescription is the directory's one-line description (settings), for
+// page descriptions, without get_site_info's counts.
+func (a *App) SiteDescription(ctx context.Context) string {
+	return a.setting(ctx, "site_description", "A directory of startup products, launched weekly.")
+}

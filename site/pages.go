@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"launchdir/app"
@@ -45,22 +46,20 @@ type homeData struct {
 func (s *Site) home(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
 	ctx := r.Context()
 	d := homeData{Week: app.WeekOf(s.App.Now())}
-	for _, sec := range []struct {
-		name string
-		n    string
-		dst  *list[db.Summary]
-	}{{"today", "10", &d.Today}, {"this-week", "20", &d.ThisWeek}, {"upcoming", "10", &d.Upcoming}} {
-		if err := s.call(ctx, "list_launches", map[string]string{"section": sec.name, "per_page": sec.n}, sec.dst); err != nil {
-			s.errorPage(w, r, err)
-			return
+	section := func(name, n string, dst *list[db.Summary]) func() error {
+		return func() error {
+			return s.call(ctx, "list_launches", map[string]string{"section": name, "per_page": n}, dst)
 		}
 	}
-	feat, err := s.App.FeaturedInWeek(ctx, d.Week)
+	err := parallel(section("today", "10", &d.Today), section("this-week", "20", &d.ThisWeek),
+		section("upcoming", "10", &d.Upcoming), func() (err error) {
+			d.Featured, err = s.App.FeaturedInWeek(ctx, d.Week)
+			return err
+		})
 	if err != nil {
 		s.errorPage(w, r, err)
 		return
 	}
-	d.Featured = feat
 	desc := s.siteDescription(r)
 	p := s.page(r, s.App.Cfg.SiteName+": startup launches ranked by the community", desc, d)
 	p.Nav = "home"
@@ -68,13 +67,7 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request, _ httprouter.Params)
 }
 
 func (s *Site) siteDescription(r *http.Request) string {
-	var info struct {
-		Description string `json:"description"`
-	}
-	if err := s.call(r.Context(), "get_site_info", nil, &info); err != nil || info.Description == "" {
-		return "A directory of startup products, launched weekly."
-	}
-	return info.Description
+	return s.App.SiteDescription(r.Context())
 }
 
 // doneNotes confirm a listing action after its redirect back.
@@ -109,22 +102,21 @@ func (s *Site) listing(w http.ResponseWriter, r *http.Request, ps httprouter.Par
 		s.errorPage(w, r, err)
 		return
 	}
-	if err := s.call(ctx, "get_alternatives", map[string]string{"slug": slug, "per_page": "6"}, &d.Alternatives); err != nil {
-		s.errorPage(w, r, err)
-		return
-	}
-	if err := s.call(ctx, "list_awards", map[string]string{"listing": slug, "per_page": "10"}, &d.Awards); err != nil {
-		s.errorPage(w, r, err)
-		return
-	}
-	if err := s.call(ctx, "get_badges", map[string]string{"slug": slug}, &d.Badge); err != nil {
+	err := parallel(
+		func() error {
+			return s.call(ctx, "get_alternatives", map[string]string{"slug": slug, "per_page": "6"}, &d.Alternatives)
+		},
+		func() error {
+			return s.call(ctx, "list_awards", map[string]string{"listing": slug, "per_page": "10"}, &d.Awards)
+		},
+		func() error { return s.call(ctx, "get_badges", map[string]string{"slug": slug}, &d.Badge) })
+	if err != nil {
 		s.errorPage(w, r, err)
 		return
 	}
 	p := s.page(r, d.L.Name+": "+d.L.Tagline, firstNonEmpty(d.L.ShortDescription, d.L.Tagline), d)
 	p.OGType = "article"
 	if s.people != nil {
-		var err error
 		if d.Reviews, d.ReviewTotal, err = s.people.ListingReviews(ctx, slug, 1, 20); err != nil {
 			s.errorPage(w, r, err)
 			return
@@ -138,6 +130,29 @@ func (s *Site) listing(w http.ResponseWriter, r *http.Request, ps httprouter.Par
 		d.Done = doneNotes[r.URL.Query().Get("done")]
 	}
 	s.render(w, r, "listing", p)
+}
+
+type alternativesData struct {
+	L *db.Listing
+	list[db.Alternative]
+	Pager *Pager
+}
+
+// alternatives is the whole paginated list the listing page previews.
+func (s *Site) alternatives(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	slug := ps.ByName("slug")
+	d := alternativesData{L: &db.Listing{}}
+	if err := s.call(r.Context(), "get_listing", map[string]string{"slug": slug}, d.L); err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	if err := s.call(r.Context(), "get_alternatives", pageArgs(r, map[string]string{"slug": slug}), &d.list); err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	d.Pager = newPager(r, d.Page, d.PerPage, d.Total)
+	p := s.page(r, "Alternatives to "+d.L.Name, "Products like "+d.L.Name+": owner-approved alternatives first, then the same category by votes.", d)
+	s.render(w, r, "alternatives", p)
 }
 
 type categoriesData struct {
@@ -355,12 +370,13 @@ var searchFilters = []string{"q", "category", "stage", "country", "pricing_model
 
 func (s *Site) search(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
 	d := searchData{F: query(r, searchFilters...)}
-	if err := s.call(r.Context(), "search_listings", pageArgs(r, d.F), &d); err != nil {
-		s.errorPage(w, r, err)
-		return
-	}
 	var cats categoriesData
-	if err := s.call(r.Context(), "list_categories", map[string]string{"include_empty": "false"}, &cats); err != nil {
+	err := parallel(
+		func() error { return s.call(r.Context(), "search_listings", pageArgs(r, d.F), &d) },
+		func() error {
+			return s.call(r.Context(), "list_categories", map[string]string{"include_empty": "false"}, &cats)
+		})
+	if err != nil {
 		s.errorPage(w, r, err)
 		return
 	}
@@ -414,6 +430,25 @@ func (s *Site) compare(w http.ResponseWriter, r *http.Request, _ httprouter.Para
 		p.Status, p.NoIndex = d.Error.Code.Status(), true
 	}
 	s.render(w, r, "compare", p)
+}
+
+// parallel runs independent reads at once (SQLite's read pool serves them
+// concurrently), so a page costs its slowest read, not their sum. It
+// returns the first error in argument order.
+func parallel(fns ...func() error) error {
+	errs := make([]error, len(fns))
+	var wg sync.WaitGroup
+	for i, f := range fns {
+		wg.Add(1)
+		go func() { defer wg.Done(); errs[i] = f() }()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func firstNonEmpty(v ...string) string {

@@ -43,6 +43,8 @@ type Site struct {
 	// people is the accounts layer; nil serves the public pages only.
 	people   People
 	clientIP func(*http.Request) string
+	// area holds the founder and admin pages (area.go).
+	area *area
 }
 
 // Mount registers every page on the binary's router and makes unknown
@@ -61,6 +63,7 @@ func Mount(srv *routes.Server, a *app.App, people People) (*Site, error) {
 	}
 	get("/", s.home)
 	get("/listings/:slug", s.listing)
+	get("/listings/:slug/alternatives", s.alternatives)
 	get("/categories", s.categories)
 	get("/categories/:slug", s.category)
 	get("/launches", s.launchesIndex)
@@ -88,6 +91,9 @@ func Mount(srv *routes.Server, a *app.App, people People) (*Site, error) {
 	})
 	if people != nil {
 		s.mountPeople(srv)
+	}
+	if err := s.mountArea(srv); err != nil {
+		return nil, err
 	}
 	router := srv.Router()
 	apiNotFound := router.NotFound

@@ -97,6 +97,8 @@ func testPublicPages(t *testing.T, e *apitest.Env) {
 	}
 	json.Unmarshal(e.Do("GET", "/api/v1/categories?include_empty=false", nil).Body, &cats)
 	cat := cats.Items[0]
+	var unlocked string // a paid listing with its story unlocked
+	e.DB.R.QueryRow(`SELECT slug FROM listings WHERE status = 'live' AND unlock_story = 1 AND unlock_media = 1 ORDER BY id LIMIT 1`).Scan(&unlocked)
 	cases := []struct {
 		path string
 		want []string
@@ -104,6 +106,8 @@ func testPublicPages(t *testing.T, e *apitest.Env) {
 		{"/", []string{"This week, ranked by votes", "Launching today", "Upcoming", "/listings/" + listing}},
 		{"/listings/" + listing, []string{"Community rating", "Domain Rating", "<svg class=\"chart\"", "Embed code", "/badges/" + listing + ".svg",
 			"action=\"/listings/" + listing + "/vote\"", "action=\"/listings/" + listing + "/follow\"", "action=\"/listings/" + listing + "/review\"", "Alternatives", "Founders"}},
+		{"/listings/" + unlocked, []string{`<h2 id="story">`, `<h2 id="media">`}},
+		{"/listings/" + listing + "/alternatives", []string{"Alternatives to ", "Compare"}},
 		{"/categories", []string{"Categories", "/categories/" + cat.Slug}},
 		{"/categories/" + cat.Slug, []string{cat.Name, "most voted first"}},
 		{"/launches/this", []string{"Launch week of", "/launches/last", "/launches/next", "Any week"}},
@@ -157,8 +161,10 @@ func testPublicPages(t *testing.T, e *apitest.Env) {
 }
 
 func testNotFoundPages(t *testing.T, e *apitest.Env) {
+	var scheduled string // an upcoming listing's profile opens at launch
+	e.DB.R.QueryRow(`SELECT slug FROM listings WHERE status = 'scheduled' LIMIT 1`).Scan(&scheduled)
 	for _, p := range []string{"/listings/no-such-listing", "/categories/no-such-category", "/founders/nobody-here", "/blog/no-such-post",
-		"/leaderboards/no-such-board", "/launches/2031-01-05", "/nothing-here", "/listings/UPPER", "/sitemaps/listings-999.xml",
+		"/leaderboards/no-such-board", "/launches/2031-01-05", "/nothing-here", "/listings/UPPER", "/listings/" + scheduled, "/listings/no-such-listing/alternatives", "/sitemaps/listings-999.xml",
 		"/sitemaps/other.xml", "/launches/someday", "/compare?a=no-such&b=nope"} {
 		r := e.Do("GET", p, nil)
 		if r.Status != http.StatusNotFound {
