@@ -73,6 +73,7 @@ func (s *Site) mountArea(srv *routes.Server) error {
 	s.mountAdmin(srv)
 	s.mountFounder(srv)
 	s.mountFounderWork(srv)
+	s.mountFounderDrafts(srv)
 	return nil
 }
 
@@ -208,6 +209,9 @@ var doneMessages = map[string]string{
 	"free":      "The listing is queued for its free launch week.",
 	"claimed":   "Claim started: publish what the instructions say, then press Verify.",
 	"verified":  "Verified: you are now an owner of the listing.",
+	"draft":     "The draft was updated.",
+	"invited":   "Invitation sent.",
+	"submitted": "Submitted: this is your listing now (not published yet). Choose the free launch or buy a launch below.",
 }
 
 // done redirects (303) to a page of the area with a confirmation.
