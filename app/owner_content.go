@@ -35,27 +35,7 @@ func (a *App) postListingUpdate(ctx context.Context, in *ops.Input) (any, error)
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"update": u, "listing_id": id, "followers_notified": notified}, nil
-}
-
-// notifyFollowers queues one email per follower in the same transaction.
-func (a *App) notifyFollowers(ctx context.Context, tx *sql.Tx, listingID int64, u db.Update) (int, error) {
-	var name, slug string
-	if err := tx.QueryRowContext(ctx, `SELECT name, slug FROM listings WHERE id = ?`, listingID).Scan(&name, &slug); err != nil {
-		return 0, err
-	}
-	emails, err := db.Column[string](ctx, tx, `SELECT u.email FROM follows f JOIN users u ON u.id = f.user_id WHERE f.listing_id = ? ORDER BY u.id`, listingID)
-	if err != nil {
-		return 0, err
-	}
-	subject := fmt.Sprintf("%s: %s", name, u.Title)
-	body := fmt.Sprintf("%s posted an update.\n\n%s\n\n%s\n\nSee %s", name, u.Title, u.Body, a.ListingURL(slug))
-	for _, e := range emails {
-		if err := a.enqueueMail(ctx, tx, "follower_update", e, subject, body); err != nil {
-			return 0, err
-		}
-	}
-	return len(emails), nil
+	return PostedUpdate{Update: u, ListingID: id, FollowersNotified: notified}, nil
 }
 
 func (a *App) addMilestone(ctx context.Context, in *ops.Input) (any, error) {
@@ -78,7 +58,7 @@ func (a *App) addMilestone(ctx context.Context, in *ops.Input) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"milestone": m, "listing_id": id, "visible": a.sectionUnlocked(ctx, id, "milestones")}, nil
+	return MilestoneResult{Milestone: m, ListingID: id, Visible: a.sectionUnlocked(ctx, id, "milestones")}, nil
 }
 
 func (a *App) deleteMilestone(ctx context.Context, in *ops.Input) (any, error) {
@@ -105,7 +85,7 @@ func (a *App) deleteMilestone(ctx context.Context, in *ops.Input) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"deleted": true, "milestone": m, "listing_id": id}, nil
+	return DeletedMilestone{Deleted: true, Milestone: m, ListingID: id}, nil
 }
 
 func (a *App) sectionUnlocked(ctx context.Context, id int64, section string) bool {
@@ -150,7 +130,7 @@ func (a *App) setFounderStory(ctx context.Context, in *ops.Input) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"story": s, "listing_id": id, "visible": a.sectionUnlocked(ctx, id, "story")}, nil
+	return StoryResult{Story: s, ListingID: id, Visible: a.sectionUnlocked(ctx, id, "story")}, nil
 }
 
 type interviewAnswer struct {
@@ -228,9 +208,9 @@ func (a *App) myInterview(ctx context.Context, uid int64) (any, error) {
 		return nil, err
 	}
 	defer rows.Close()
-	out := []interviewAnswer{}
+	out := []InterviewAnswer{}
 	for rows.Next() {
-		var ans interviewAnswer
+		var ans InterviewAnswer
 		if err := rows.Scan(&ans.QuestionID, &ans.Question, &ans.Answer); err != nil {
 			return nil, err
 		}
@@ -240,5 +220,5 @@ func (a *App) myInterview(ctx context.Context, uid int64) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"answers": out, "answered": len(out), "questions": total}, rows.Err()
+	return InterviewAnswers{Answers: out, Answered: len(out), Questions: total}, rows.Err()
 }
