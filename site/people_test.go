@@ -1,0 +1,381 @@
+//go:build people
+
+package site_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"launchdir/apitest"
+	"launchdir/app"
+)
+
+// person is one browser: a cookie jar that does not follow redirects.
+type person struct {
+	t    *testing.T
+	e    *apitest.Env
+	c    *http.Client
+	csrf string // the token of the last page with a form
+}
+
+type page struct {
+	status int
+	header http.Header
+	body   string
+}
+
+func newPerson(t *testing.T, e *apitest.Env) *person {
+	jar, _ := cookiejar.New(nil)
+	return &person{t: t, e: e, c: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error {
+		return http.ErrUseLastResponse
+	}}}
+}
+
+var csrfField = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+func (p *person) do(req *http.Request) *page {
+	p.t.Helper()
+	resp, err := p.c.Do(req)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	pg := &page{status: resp.StatusCode, header: resp.Header, body: string(b)}
+	if m := csrfField.FindStringSubmatch(pg.body); m != nil {
+		p.csrf = m[1]
+	}
+	return pg
+}
+
+func (p *person) get(path string) *page {
+	p.t.Helper()
+	req, _ := http.NewRequest("GET", p.e.URL+path, nil)
+	return p.do(req)
+}
+
+// post sends a form with the last page's token unless form sets csrf
+// (an empty value sends none).
+func (p *person) post(path string, form url.Values, headers ...string) *page {
+	p.t.Helper()
+	if _, set := form["csrf"]; !set {
+		form.Set("csrf", p.csrf)
+	} else if form.Get("csrf") == "" {
+		form.Del("csrf")
+	}
+	req, _ := http.NewRequest("POST", p.e.URL+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	return p.do(req)
+}
+
+func (p *person) cookie(name string) *http.Cookie {
+	u, _ := url.Parse(p.e.URL)
+	for _, c := range p.c.Jar.Cookies(u) {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// lastMail finds the newest email to addr in the outbox and the first link
+// under path in it (quoted-printable soft breaks undone).
+func lastMail(t *testing.T, e *apitest.Env, addr, path string) string {
+	t.Helper()
+	var body string
+	if err := e.DB.R.QueryRow(`SELECT body FROM outbox WHERE to_addr = ? ORDER BY id DESC LIMIT 1`, addr).Scan(&body); err != nil {
+		t.Fatalf("no email to %s: %v", addr, err)
+	}
+	body = strings.NewReplacer("=\r\n", "", "=\n", "", "=3D", "=").Replace(body)
+	m := regexp.MustCompile(regexp.QuoteMeta(e.URL+path) + `[A-Za-z0-9_\-]+`).FindString(body)
+	if m == "" {
+		t.Fatalf("email to %s has no %s link:\n%s", addr, path, body)
+	}
+	return strings.TrimPrefix(m, e.URL)
+}
+
+// peopleEnv is the stack with accounts mounted; votes of new accounts count
+// at once (the account-age rule has its own tests in app/).
+func peopleEnv(t *testing.T) *apitest.Env {
+	return newEnvWith(t, func(a *app.App) { a.Cfg.VoteMinAccountAge = -1 })
+}
+
+// signUp makes a verified, signed-in person.
+func signUp(t *testing.T, e *apitest.Env, email string) *person {
+	t.Helper()
+	p := newPerson(t, e)
+	p.get("/signup")
+	if r := p.post("/signup", url.Values{"email": {email}, "name": {"Test Person"}, "password": {"correct horse battery"}}); r.status != 200 {
+		t.Fatalf("sign up: %d %s", r.status, r.body)
+	}
+	if r := p.get(lastMail(t, e, email, "/verify/")); r.status != 200 || !strings.Contains(r.body, "verified") {
+		t.Fatalf("verify: %d %s", r.status, r.body)
+	}
+	p.get("/signin")
+	if r := p.post("/signin", url.Values{"email": {email}, "password": {"correct horse battery"}, "next": {"/"}}); r.status != 303 {
+		t.Fatalf("sign in: %d %s", r.status, r.body)
+	}
+	return p
+}
+
+func TestAccountPages(t *testing.T) {
+	e := peopleEnv(t)
+	p := newPerson(t, e)
+	r := p.get("/signup")
+	if r.status != 200 || p.csrf == "" || r.header.Get("Cache-Control") != "no-store" {
+		t.Fatalf("sign-up page: %d csrf %q cache %q", r.status, p.csrf, r.header.Get("Cache-Control"))
+	}
+	form := func() url.Values {
+		return url.Values{"email": {"ada@example.com"}, "name": {"Ada"}, "password": {"correct horse battery"}}
+	}
+	// CSRF: no token, a wrong token, a cross-site request: 403, nothing made.
+	noToken := form()
+	noToken.Set("csrf", "")
+	if r := p.post("/signup", noToken); r.status != 403 {
+		t.Errorf("no token: %d", r.status)
+	}
+	bad := form()
+	bad.Set("csrf", strings.Repeat("0", 32))
+	if r := p.post("/signup", bad); r.status != 403 {
+		t.Errorf("wrong token: %d", r.status)
+	}
+	if r := p.post("/signup", form(), "Sec-Fetch-Site", "cross-site"); r.status != 403 {
+		t.Errorf("cross-site: %d", r.status)
+	}
+	var n int
+	e.DB.R.QueryRow(`SELECT count(*) FROM users WHERE email = 'ada@example.com'`).Scan(&n)
+	if n != 0 {
+		t.Fatalf("a refused form made an account")
+	}
+	// A bad field is named on the page.
+	short := form()
+	short.Set("password", "short")
+	if r := p.post("/signup", short); r.status != 400 || !strings.Contains(r.body, `id="password-err"`) {
+		t.Errorf("short password: %d %s", r.status, r.body)
+	}
+	if r := p.post("/signup", form()); r.status != 200 || !strings.Contains(r.body, "we sent a link") {
+		t.Fatalf("sign up: %d %s", r.status, r.body)
+	}
+	link := lastMail(t, e, "ada@example.com", "/verify/")
+	if r := p.get(link); r.status != 200 || !strings.Contains(r.body, "verified") {
+		t.Errorf("verify: %d", r.status)
+	}
+	if r := p.get("/verify/not-a-token"); r.status < 400 {
+		t.Errorf("bad verify link: %d", r.status)
+	}
+	// Wrong password: refused on the page; right one: a session cookie.
+	p.get("/signin")
+	if r := p.post("/signin", url.Values{"email": {"ada@example.com"}, "password": {"wrong password!!"}}); r.status < 400 || !strings.Contains(r.body, `class="error"`) {
+		t.Errorf("wrong password: %d", r.status)
+	}
+	r = p.post("/signin", url.Values{"email": {"ada@example.com"}, "password": {"correct horse battery"}, "next": {"/following"}})
+	if r.status != 303 || r.header.Get("Location") != "/following" {
+		t.Fatalf("sign in: %d %s", r.status, r.header.Get("Location"))
+	}
+	set := r.header.Get("Set-Cookie")
+	for _, w := range []string{"ld_session=", "HttpOnly", "SameSite=Lax", "Path=/"} {
+		if !strings.Contains(set, w) {
+			t.Errorf("session cookie lacks %s: %s", w, set)
+		}
+	}
+	if strings.Contains(set, "Secure") {
+		t.Errorf("Secure on an http base URL: %s", set)
+	}
+	first := p.cookie("ld_session").Value
+	home := p.get("/")
+	if !strings.Contains(home.body, "Test Person") && !strings.Contains(home.body, "Ada") || home.header.Get("Cache-Control") != "private, no-cache" {
+		t.Errorf("signed-in home: cache %q", home.header.Get("Cache-Control"))
+	}
+	// An open redirect is not possible through next.
+	p.get("/signin")
+	r = p.post("/signin", url.Values{"email": {"ada@example.com"}, "password": {"correct horse battery"}, "next": {"//evil.example/"}})
+	if r.header.Get("Location") != "/" {
+		t.Errorf("next=//evil: Location %q", r.header.Get("Location"))
+	}
+	// Signing in again rotates the session: the old cookie is dead.
+	second := p.cookie("ld_session").Value
+	if second == first {
+		t.Errorf("session not rotated at sign-in")
+	}
+	old := newPerson(t, e)
+	u, _ := url.Parse(e.URL)
+	old.c.Jar.SetCookies(u, []*http.Cookie{{Name: "ld_session", Value: first}})
+	if r := old.get("/following"); r.status != 303 {
+		t.Errorf("old session still works: %d", r.status)
+	}
+	// Sign out revokes the session on the server.
+	p.get("/")
+	if r := p.post("/signout", url.Values{}); r.status != 303 {
+		t.Fatalf("sign out: %d", r.status)
+	}
+	stolen := newPerson(t, e)
+	stolen.c.Jar.SetCookies(u, []*http.Cookie{{Name: "ld_session", Value: second}})
+	if r := stolen.get("/following"); r.status != 303 {
+		t.Errorf("signed-out session still works: %d", r.status)
+	}
+}
+
+func TestPasswordReset(t *testing.T) {
+	e := peopleEnv(t)
+	signUp(t, e, "bob@example.com")
+	p := newPerson(t, e)
+	p.get("/reset")
+	if r := p.post("/reset", url.Values{"email": {"bob@example.com"}}); r.status != 200 || !strings.Contains(r.body, "If bob@example.com has an account") {
+		t.Fatalf("reset request: %d", r.status)
+	}
+	// The same answer for an unknown address (no account probing).
+	if r := p.post("/reset", url.Values{"email": {"nobody@example.com"}}); r.status != 200 || !strings.Contains(r.body, "If nobody@example.com has an account") {
+		t.Errorf("unknown address: %d", r.status)
+	}
+	link := lastMail(t, e, "bob@example.com", "/reset/")
+	p.get(link)
+	if r := p.post(link, url.Values{"password": {"a brand new password"}}); r.status != 200 {
+		t.Fatalf("reset: %d %s", r.status, r.body)
+	}
+	// Single use.
+	p.get(link)
+	if r := p.post(link, url.Values{"password": {"another new password"}}); r.status < 400 {
+		t.Errorf("reset link reused: %d", r.status)
+	}
+	p.get("/signin")
+	if r := p.post("/signin", url.Values{"email": {"bob@example.com"}, "password": {"a brand new password"}}); r.status != 303 {
+		t.Errorf("sign in with the new password: %d", r.status)
+	}
+}
+
+func weeklyVotes(t *testing.T, e *apitest.Env, slug string) int {
+	var b struct {
+		Items []struct {
+			Listing struct{ Slug string } `json:"listing"`
+			Metric  struct{ Value int }   `json:"metric"`
+		} `json:"items"`
+	}
+	for pg := 1; pg <= 5; pg++ {
+		json.Unmarshal(e.Do("GET", "/api/v1/leaderboards/community-weekly?per_page=100&page="+string(rune('0'+pg)), nil).Body, &b)
+		for _, it := range b.Items {
+			if it.Listing.Slug == slug {
+				return it.Metric.Value
+			}
+		}
+	}
+	return 0
+}
+
+func TestVoteFollowReviewReport(t *testing.T) {
+	e := peopleEnv(t)
+	slug := firstSlug(t, e, "/api/v1/launches?section=this-week")
+	before := weeklyVotes(t, e, slug)
+
+	anon := newPerson(t, e)
+	anon.get("/listings/" + slug)
+	if r := anon.post("/listings/"+slug+"/vote", url.Values{}); r.status != 303 || !strings.HasPrefix(r.header.Get("Location"), "/signin?next=") {
+		t.Errorf("anonymous vote: %d %s", r.status, r.header.Get("Location"))
+	}
+
+	p := signUp(t, e, "cara@example.com")
+	lp := p.get("/listings/" + slug)
+	if lp.header.Get("Cache-Control") != "private, no-cache" {
+		t.Errorf("signed-in listing page cache: %q", lp.header.Get("Cache-Control"))
+	}
+	if r := p.post("/listings/"+slug+"/vote", url.Values{"csrf": {""}}); r.status != 403 {
+		t.Errorf("vote without token: %d", r.status)
+	}
+	if r := p.post("/listings/"+slug+"/vote", url.Values{}); r.status != 303 {
+		t.Fatalf("vote: %d %s", r.status, r.body)
+	}
+	if got := weeklyVotes(t, e, slug); got != before+1 {
+		t.Errorf("weekly board: %d votes, want %d", got, before+1)
+	}
+	if r := p.get("/listings/" + slug); !strings.Contains(r.body, `aria-pressed="true">▲ Voted`) {
+		t.Errorf("listing does not show the vote")
+	}
+	// Toggle: a second vote withdraws it.
+	p.post("/listings/"+slug+"/vote", url.Values{})
+	if got := weeklyVotes(t, e, slug); got != before {
+		t.Errorf("after withdrawing: %d votes, want %d", got, before)
+	}
+	if r := p.post("/listings/no-such-listing/vote", url.Values{}); r.status != 404 {
+		t.Errorf("vote on unknown listing: %d", r.status)
+	}
+	var scheduled string
+	e.DB.R.QueryRow(`SELECT slug FROM listings WHERE status = 'scheduled' LIMIT 1`).Scan(&scheduled)
+	p.get("/listings/" + slug)
+	if r := p.post("/listings/"+scheduled+"/vote", url.Values{}); r.status < 400 || r.status == 500 {
+		t.Errorf("vote on a scheduled listing: %d", r.status)
+	}
+
+	// Follow, then the owner posts an update by API: the follower gets an
+	// email with an unsubscribe link that works.
+	p.get("/listings/" + slug)
+	if r := p.post("/listings/"+slug+"/follow", url.Values{}); r.status != 303 {
+		t.Fatalf("follow: %d", r.status)
+	}
+	if r := p.get("/following"); !strings.Contains(r.body, "/listings/"+slug) {
+		t.Errorf("following page lacks %s", slug)
+	}
+	key := e.APIKey("owner@example.com")
+	var lid, uid int64
+	e.DB.R.QueryRow(`SELECT id FROM listings WHERE slug = ?`, slug).Scan(&lid)
+	e.DB.R.QueryRow(`SELECT id FROM users WHERE email = 'owner@example.com'`).Scan(&uid)
+	if _, err := e.DB.W.Exec(`INSERT INTO listing_owners(listing_id, user_id, created_at) VALUES(?, ?, '2026-11-01T00:00:00Z')`, lid, uid); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.Do("POST", "/api/v1/me/listings/"+itoa(lid)+"/updates", map[string]any{"title": "Big news", "body": "We shipped it."},
+		apitest.Bearer(key)...); r.Status/100 != 2 {
+		t.Fatalf("post update: %d %s", r.Status, r.Body)
+	}
+	unsub := lastMail(t, e, "cara@example.com", "/unsubscribe/")
+	if r := p.get(unsub); r.status != 200 || !strings.Contains(r.body, "Unsubscribe") {
+		t.Errorf("unsubscribe page: %d", r.status)
+	}
+	// One-click unsubscribe comes from the mail client: no token, cross-site.
+	mailClient := newPerson(t, e)
+	if r := mailClient.post(unsub, url.Values{"List-Unsubscribe": {"One-Click"}, "csrf": {""}}, "Sec-Fetch-Site", "cross-site"); r.status != 200 {
+		t.Errorf("one-click unsubscribe: %d %s", r.status, r.body)
+	}
+
+	// Review: the community rating moves; editing keeps one review.
+	rating := func() (count int) {
+		var l struct {
+			Rating struct{ Count int } `json:"community_rating"`
+		}
+		json.Unmarshal(e.Do("GET", "/api/v1/listings/"+slug, nil).Body, &l)
+		return l.Rating.Count
+	}
+	n0 := rating()
+	p.get("/listings/" + slug)
+	if r := p.post("/listings/"+slug+"/review", url.Values{"stars": {"5"}, "text": {"Lovely."}}); r.status != 303 {
+		t.Fatalf("review: %d %s", r.status, r.body)
+	}
+	if rating() != n0+1 {
+		t.Errorf("rating count %d, want %d", rating(), n0+1)
+	}
+	p.get("/listings/" + slug)
+	p.post("/listings/"+slug+"/review", url.Values{"stars": {"4"}, "text": {"Still good."}})
+	if rating() != n0+1 {
+		t.Errorf("editing made a second review")
+	}
+	if r := p.get("/listings/" + slug); !strings.Contains(r.body, "Still good.") {
+		t.Errorf("edited review not shown")
+	}
+	if r := p.post("/listings/"+slug+"/review", url.Values{"stars": {"6"}, "text": {"x"}}); r.status != 400 || !strings.Contains(r.body, "<strong>") {
+		t.Errorf("6 stars: %d", r.status)
+	}
+	p.get("/listings/" + slug)
+	if r := p.post("/listings/"+slug+"/report", url.Values{"reason": {"Spam"}}); r.status != 303 {
+		t.Errorf("report: %d %s", r.status, r.body)
+	}
+	_ = context.Background
+}
+
+func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
