@@ -15,6 +15,8 @@ import (
 
 	"launchdir/apitest"
 	"launchdir/app"
+
+	"github.com/chromedp/chromedp"
 )
 
 // person is one browser: a cookie jar that does not follow redirects.
@@ -379,3 +381,111 @@ func TestVoteFollowReviewReport(t *testing.T) {
 }
 
 func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
+
+// submit fills fields (CSS selector -> text), clicks the form's submit
+// button and waits for the page that answers.
+func submit(t *testing.T, ctx context.Context, form string, fields map[string]string) {
+	t.Helper()
+	for sel, v := range fields {
+		if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS(form+" "+sel), v)); err != nil {
+			t.Fatalf("fill %s %s: %v", form, sel, err)
+		}
+	}
+	if _, err := chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(form+` button[type="submit"]`))); err != nil {
+		t.Fatalf("submit %s: %v", form, err)
+	}
+}
+
+func mainText(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("main")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestBrowserPeople is the whole path of a person in headless chromium:
+// sign up, verify through the captured email, sign in, vote (the weekly
+// board and the badge move), follow (the owner's update by API emails
+// them), review (the rating changes).
+func TestBrowserPeople(t *testing.T) {
+	ctx := browserCtx(t)
+	e := peopleEnv(t)
+	// A listing launched last week: its badge shows its vote count.
+	var slug string
+	var lid int64
+	e.DB.R.QueryRow(`SELECT slug, id FROM listings WHERE status = 'live' AND launch_week = ? ORDER BY votes LIMIT 1`,
+		app.WeekOf(apitest.Now.AddDate(0, 0, -7))).Scan(&slug, &lid)
+	badge := func() string { return string(e.Do("GET", "/badges/"+slug+".svg", nil).Body) }
+	badgeBefore := badge()
+
+	nav := func(path string) {
+		if err := chromedp.Do(ctx, chromedp.Navigate(e.URL+path)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	nav("/signup")
+	screenshot(t, ctx, "signup")
+	submit(t, ctx, `form[action="/signup"]`, map[string]string{"#email": "dee@example.com", "#name": "Dee", "#password": "correct horse battery"})
+	if !strings.Contains(mainText(t, ctx), "we sent a link") {
+		t.Fatalf("after sign-up: %s", mainText(t, ctx))
+	}
+	nav(lastMail(t, e, "dee@example.com", "/verify/"))
+	if !strings.Contains(mainText(t, ctx), "verified") {
+		t.Fatalf("verify: %s", mainText(t, ctx))
+	}
+	nav("/signin")
+	screenshot(t, ctx, "signin")
+	checkAxe(t, ctx, "signin")
+	submit(t, ctx, `form[action="/signin"]`, map[string]string{"#email": "dee@example.com", "#password": "correct horse battery"})
+
+	nav("/listings/" + slug)
+	submit(t, ctx, `form[action="/listings/`+slug+`/vote"]`, nil)
+	if txt := mainText(t, ctx); !strings.Contains(txt, "Your vote is in.") || !strings.Contains(txt, "Voted") {
+		t.Errorf("after voting: %.300s", txt)
+	}
+	screenshot(t, ctx, "listing-voted")
+	nav("/leaderboards/community-weekly")
+	if n := weeklyVotes(t, e, slug); n < 1 {
+		t.Errorf("weekly board: %s has %d votes", slug, n)
+	}
+	if html, _ := chromedp.Run(ctx, chromedp.OuterHTML(chromedp.CSS("main"))); !strings.Contains(html, `href="/listings/`+slug+`"`) {
+		t.Errorf("weekly board page lacks %s", slug)
+	}
+	if after := badge(); after == badgeBefore {
+		t.Errorf("badge did not change after the vote")
+	}
+
+	nav("/listings/" + slug)
+	submit(t, ctx, `form[action="/listings/`+slug+`/follow"]`, nil)
+	key := e.APIKey("founder@example.com")
+	var uid int64
+	e.DB.R.QueryRow(`SELECT id FROM users WHERE email = 'founder@example.com'`).Scan(&uid)
+	e.DB.W.Exec(`INSERT INTO listing_owners(listing_id, user_id, created_at) VALUES(?, ?, '2026-11-01T00:00:00Z')`, lid, uid)
+	if r := e.Do("POST", "/api/v1/me/listings/"+itoa(lid)+"/updates", map[string]any{"title": "Browser news", "body": "Shipped."},
+		apitest.Bearer(key)...); r.Status/100 != 2 {
+		t.Fatalf("post update: %d %s", r.Status, r.Body)
+	}
+	lastMail(t, e, "dee@example.com", "/unsubscribe/")
+	nav("/following")
+	if !strings.Contains(mainText(t, ctx), "Products you follow") {
+		t.Errorf("following page: %.200s", mainText(t, ctx))
+	}
+	screenshot(t, ctx, "following")
+
+	ratingText := func() string {
+		s, _ := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`section[aria-labelledby="rating"] .big`)))
+		return s
+	}
+	nav("/listings/" + slug)
+	before := ratingText()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`input[name="stars"][value="5"]`))); err != nil {
+		t.Fatal(err)
+	}
+	submit(t, ctx, `form[action="/listings/`+slug+`/review"]`, map[string]string{"#review-text": "Works well for us."})
+	if after := ratingText(); after == before {
+		t.Errorf("rating did not change: %q", after)
+	}
+	screenshot(t, ctx, "listing-reviewed")
+}
