@@ -19,30 +19,30 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// person is one browser: a cookie jar that does not follow redirects.
-type person struct {
+// visitor is one browser: a cookie jar that does not follow redirects.
+type visitor struct {
 	t    *testing.T
 	e    *apitest.Env
 	c    *http.Client
 	csrf string // the token of the last page with a form
 }
 
-type page struct {
+type visit struct {
 	status int
 	header http.Header
 	body   string
 }
 
-func newPerson(t *testing.T, e *apitest.Env) *person {
+func newVisitor(t *testing.T, e *apitest.Env) *visitor {
 	jar, _ := cookiejar.New(nil)
-	return &person{t: t, e: e, c: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error {
+	return &visitor{t: t, e: e, c: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error {
 		return http.ErrUseLastResponse
 	}}}
 }
 
 var csrfField = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
 
-func (p *person) do(req *http.Request) *page {
+func (p *visitor) do(req *http.Request) *visit {
 	p.t.Helper()
 	resp, err := p.c.Do(req)
 	if err != nil {
@@ -50,14 +50,14 @@ func (p *person) do(req *http.Request) *page {
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	pg := &page{status: resp.StatusCode, header: resp.Header, body: string(b)}
+	pg := &visit{status: resp.StatusCode, header: resp.Header, body: string(b)}
 	if m := csrfField.FindStringSubmatch(pg.body); m != nil {
 		p.csrf = m[1]
 	}
 	return pg
 }
 
-func (p *person) get(path string) *page {
+func (p *visitor) get(path string) *visit {
 	p.t.Helper()
 	req, _ := http.NewRequest("GET", p.e.URL+path, nil)
 	return p.do(req)
@@ -65,7 +65,7 @@ func (p *person) get(path string) *page {
 
 // post sends a form with the last page's token unless form sets csrf
 // (an empty value sends none).
-func (p *person) post(path string, form url.Values, headers ...string) *page {
+func (p *visitor) post(path string, form url.Values, headers ...string) *visit {
 	p.t.Helper()
 	if _, set := form["csrf"]; !set {
 		form.Set("csrf", p.csrf)
@@ -80,7 +80,7 @@ func (p *person) post(path string, form url.Values, headers ...string) *page {
 	return p.do(req)
 }
 
-func (p *person) cookie(name string) *http.Cookie {
+func (p *visitor) cookie(name string) *http.Cookie {
 	u, _ := url.Parse(p.e.URL)
 	for _, c := range p.c.Jar.Cookies(u) {
 		if c.Name == name {
@@ -112,10 +112,10 @@ func peopleEnv(t *testing.T) *apitest.Env {
 	return newEnvWith(t, func(a *app.App) { a.Cfg.VoteMinAccountAge = -1 })
 }
 
-// signUp makes a verified, signed-in person.
-func signUp(t *testing.T, e *apitest.Env, email string) *person {
+// signUp makes a verified, signed-in visitor.
+func signUp(t *testing.T, e *apitest.Env, email string) *visitor {
 	t.Helper()
-	p := newPerson(t, e)
+	p := newVisitor(t, e)
 	p.get("/signup")
 	if r := p.post("/signup", url.Values{"email": {email}, "name": {"Test Person"}, "password": {"correct horse battery"}}); r.status != 200 {
 		t.Fatalf("sign up: %d %s", r.status, r.body)
@@ -132,7 +132,7 @@ func signUp(t *testing.T, e *apitest.Env, email string) *person {
 
 func TestAccountPages(t *testing.T) {
 	e := peopleEnv(t)
-	p := newPerson(t, e)
+	p := newVisitor(t, e)
 	r := p.get("/signup")
 	if r.status != 200 || p.csrf == "" || r.header.Get("Cache-Control") != "no-store" {
 		t.Fatalf("sign-up page: %d csrf %q cache %q", r.status, p.csrf, r.header.Get("Cache-Control"))
@@ -209,7 +209,7 @@ func TestAccountPages(t *testing.T) {
 	if second == first {
 		t.Errorf("session not rotated at sign-in")
 	}
-	old := newPerson(t, e)
+	old := newVisitor(t, e)
 	u, _ := url.Parse(e.URL)
 	old.c.Jar.SetCookies(u, []*http.Cookie{{Name: "ld_session", Value: first}})
 	if r := old.get("/following"); r.status != 303 {
@@ -220,7 +220,7 @@ func TestAccountPages(t *testing.T) {
 	if r := p.post("/signout", url.Values{}); r.status != 303 {
 		t.Fatalf("sign out: %d", r.status)
 	}
-	stolen := newPerson(t, e)
+	stolen := newVisitor(t, e)
 	stolen.c.Jar.SetCookies(u, []*http.Cookie{{Name: "ld_session", Value: second}})
 	if r := stolen.get("/following"); r.status != 303 {
 		t.Errorf("signed-out session still works: %d", r.status)
@@ -230,7 +230,7 @@ func TestAccountPages(t *testing.T) {
 func TestPasswordReset(t *testing.T) {
 	e := peopleEnv(t)
 	signUp(t, e, "bob@example.com")
-	p := newPerson(t, e)
+	p := newVisitor(t, e)
 	p.get("/reset")
 	if r := p.post("/reset", url.Values{"email": {"bob@example.com"}}); r.status != 200 || !strings.Contains(r.body, "If bob@example.com has an account") {
 		t.Fatalf("reset request: %d", r.status)
@@ -278,7 +278,7 @@ func TestVoteFollowReviewReport(t *testing.T) {
 	slug := firstSlug(t, e, "/api/v1/launches?section=this-week")
 	before := weeklyVotes(t, e, slug)
 
-	anon := newPerson(t, e)
+	anon := newVisitor(t, e)
 	anon.get("/listings/" + slug)
 	if r := anon.post("/listings/"+slug+"/vote", url.Values{}); r.status != 303 || !strings.HasPrefix(r.header.Get("Location"), "/signin?next=") {
 		t.Errorf("anonymous vote: %d %s", r.status, r.header.Get("Location"))
@@ -341,7 +341,7 @@ func TestVoteFollowReviewReport(t *testing.T) {
 		t.Errorf("unsubscribe page: %d", r.status)
 	}
 	// One-click unsubscribe comes from the mail client: no token, cross-site.
-	mailClient := newPerson(t, e)
+	mailClient := newVisitor(t, e)
 	if r := mailClient.post(unsub, url.Values{"List-Unsubscribe": {"One-Click"}, "csrf": {""}}, "Sec-Fetch-Site", "cross-site"); r.status != 200 {
 		t.Errorf("one-click unsubscribe: %d %s", r.status, r.body)
 	}
@@ -380,8 +380,6 @@ func TestVoteFollowReviewReport(t *testing.T) {
 	_ = context.Background
 }
 
-func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
-
 // submit fills fields (CSS selector -> text), clicks the form's submit
 // button and waits for the page that answers.
 func submit(t *testing.T, ctx context.Context, form string, fields map[string]string) {
@@ -396,16 +394,7 @@ func submit(t *testing.T, ctx context.Context, form string, fields map[string]st
 	}
 }
 
-func mainText(t *testing.T, ctx context.Context) string {
-	t.Helper()
-	s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("main")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-// TestBrowserPeople is the whole path of a person in headless chromium:
+// TestBrowserPeople is the whole path of a visitor in headless chromium:
 // sign up, verify through the captured email, sign in, vote (the weekly
 // board and the badge move), follow (the owner's update by API emails
 // them), review (the rating changes).
