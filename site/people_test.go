@@ -1,5 +1,3 @@
-//go:build people
-
 package site_test
 
 import (
@@ -10,6 +8,7 @@ import (
 	"net/http/cookiejar"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -256,21 +255,28 @@ func TestPasswordReset(t *testing.T) {
 }
 
 func weeklyVotes(t *testing.T, e *apitest.Env, slug string) int {
-	var b struct {
-		Items []struct {
-			Listing struct{ Slug string } `json:"listing"`
-			Metric  struct{ Value int }   `json:"metric"`
-		} `json:"items"`
-	}
+	votes, _ := weeklyEntry(t, e, slug)
+	return votes
+}
+
+// weeklyEntry is a listing's votes and rank on this week's API board.
+func weeklyEntry(t *testing.T, e *apitest.Env, slug string) (votes, rank int) {
 	for pg := 1; pg <= 5; pg++ {
-		json.Unmarshal(e.Do("GET", "/api/v1/leaderboards/community-weekly?per_page=100&page="+string(rune('0'+pg)), nil).Body, &b)
+		var b struct {
+			Items []struct {
+				Rank    int                   `json:"rank"`
+				Listing struct{ Slug string } `json:"listing"`
+				Metric  struct{ Value int }   `json:"metric"`
+			} `json:"items"`
+		}
+		json.Unmarshal(e.Do("GET", "/api/v1/leaderboards/community-weekly?per_page=100&page="+strconv.Itoa(pg), nil).Body, &b)
 		for _, it := range b.Items {
 			if it.Listing.Slug == slug {
-				return it.Metric.Value
+				return it.Metric.Value, it.Rank
 			}
 		}
 	}
-	return 0
+	return 0, 0
 }
 
 func TestVoteFollowReviewReport(t *testing.T) {
@@ -435,10 +441,11 @@ func TestBrowserPeople(t *testing.T) {
 		t.Errorf("after voting: %.300s", txt)
 	}
 	screenshot(t, ctx, "listing-voted")
-	nav("/leaderboards/community-weekly")
-	if n := weeklyVotes(t, e, slug); n < 1 {
+	n, rank := weeklyEntry(t, e, slug)
+	if n < 1 {
 		t.Errorf("weekly board: %s has %d votes", slug, n)
 	}
+	nav("/leaderboards/community-weekly?page=" + strconv.Itoa((rank-1)/24+1))
 	if html, _ := chromedp.Run(ctx, chromedp.OuterHTML(chromedp.CSS("main"))); !strings.Contains(html, `href="/listings/`+slug+`"`) {
 		t.Errorf("weekly board page lacks %s", slug)
 	}
@@ -477,4 +484,41 @@ func TestBrowserPeople(t *testing.T) {
 		t.Errorf("rating did not change: %q", after)
 	}
 	screenshot(t, ctx, "listing-reviewed")
+}
+
+// TestUncountedVotes: votes of unverified accounts and of a listing's owner
+// are recorded but move no board, and the page says so.
+func TestUncountedVotes(t *testing.T) {
+	e := peopleEnv(t)
+	slug := firstSlug(t, e, "/api/v1/launches?section=this-week")
+	before := weeklyVotes(t, e, slug)
+
+	un := newVisitor(t, e)
+	un.get("/signup")
+	un.post("/signup", url.Values{"email": {"unverified@example.com"}, "password": {"correct horse battery"}})
+	un.get("/signin")
+	if r := un.post("/signin", url.Values{"email": {"unverified@example.com"}, "password": {"correct horse battery"}}); r.status != 303 {
+		t.Fatalf("unverified sign in: %d", r.status)
+	}
+	un.get("/listings/" + slug)
+	if r := un.post("/listings/"+slug+"/vote", url.Values{}); !strings.HasSuffix(r.header.Get("Location"), "done=voted-uncounted") {
+		t.Errorf("unverified vote: %d %s", r.status, r.header.Get("Location"))
+	}
+	if got := weeklyVotes(t, e, slug); got != before {
+		t.Errorf("unverified vote counted: %d, want %d", got, before)
+	}
+	if r := un.get("/listings/" + slug + "?done=voted-uncounted"); !strings.Contains(r.body, "does not count") {
+		t.Errorf("the page does not say the vote is not counted")
+	}
+
+	owner := signUp(t, e, "own@example.com")
+	e.DB.W.Exec(`INSERT INTO listing_owners(listing_id, user_id, created_at)
+		SELECT l.id, u.id, '2026-11-01T00:00:00Z' FROM listings l, users u WHERE l.slug = ? AND u.email = 'own@example.com'`, slug)
+	owner.get("/listings/" + slug)
+	if r := owner.post("/listings/"+slug+"/vote", url.Values{}); !strings.HasSuffix(r.header.Get("Location"), "done=voted-uncounted") {
+		t.Errorf("owner vote: %d %s", r.status, r.header.Get("Location"))
+	}
+	if got := weeklyVotes(t, e, slug); got != before {
+		t.Errorf("owner vote counted: %d, want %d", got, before)
+	}
 }

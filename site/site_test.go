@@ -36,7 +36,7 @@ func newEnvWith(t testing.TB, setup func(*app.App)) *apitest.Env {
 		t.Fatal(err)
 	}
 	oauth.New(e.App, oauth.Options{BaseURL: e.URL}).Mount(e.Routes)
-	if _, err := site.Mount(e.Routes, e.App, nil); err != nil {
+	if _, err := site.Mount(e.Routes, e.App, e.App); err != nil {
 		t.Fatal(err)
 	}
 	return e
