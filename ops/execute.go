@@ -59,6 +59,9 @@ func (x *Executor) Call(ctx context.Context, op *Operation, p *Principal, args m
 	if len(idemKey) > 255 {
 		return nil, Invalid("Idempotency-Key", "must be at most 255 characters")
 	}
+	if !printableKey(idemKey) {
+		return nil, Invalid("Idempotency-Key", "must be printable ASCII (no control characters)")
+	}
 	hash := requestHash(op.ID, clean)
 	if prev, err := x.Idem.Begin(ctx, p.UserID, idemKey, hash); err != nil || prev != nil {
 		if prev != nil {
@@ -66,7 +69,7 @@ func (x *Executor) Call(ctx context.Context, op *Operation, p *Principal, args m
 		}
 		return prev, err
 	}
-	res, err = x.run(ctx, op, in)
+	res, err = x.run(WithIdemClaim(ctx, IdemClaim{UserID: p.UserID, Key: idemKey}), op, in)
 	if err != nil {
 		e := AsError(err)
 		if e.Code == CodeInternal || e.Code == CodeUnavailable || e.Code == CodeRateLimited {
@@ -162,4 +165,14 @@ func ProblemFor(e *Error, instance string) Problem {
 func ProblemBody(e *Error, instance string) json.RawMessage {
 	b, _ := json.Marshal(ProblemFor(e, instance))
 	return b
+}
+
+// printableKey reports whether an idempotency key is visible ASCII or space.
+func printableKey(k string) bool {
+	for i := 0; i < len(k); i++ {
+		if k[i] < 0x20 || k[i] > 0x7e {
+			return false
+		}
+	}
+	return true
 }
