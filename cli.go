@@ -126,7 +126,7 @@ func apikeyCmd(args []string, stdout io.Writer) error {
 
 func userCmd(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
-		return errors.New("user needs a subcommand: create or list")
+		return errors.New("user needs a subcommand: create, list, promote or demote")
 	}
 	fs := flag.NewFlagSet("user", flag.ContinueOnError)
 	email := fs.String("email", "", "user email")
@@ -157,6 +157,17 @@ func userCmd(args []string, stdout io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(stdout, "created user %d %s\n", u.ID, u.Email)
+	case "promote", "demote":
+		// The site team: admins open /admin on the site (signed in there).
+		u, err := a.SetAdmin(ctx, *email, args[0] == "promote")
+		if err != nil {
+			return err
+		}
+		if args[0] == "promote" {
+			fmt.Fprintf(stdout, "user %d %s is an admin\n", u.ID, u.Email)
+		} else {
+			fmt.Fprintf(stdout, "user %d %s is no longer an admin\n", u.ID, u.Email)
+		}
 	case "list":
 		users, err := a.ListUsers(ctx)
 		if err != nil {

@@ -46,6 +46,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 			if f := orderCommands[cmd]; f != nil {
 				return f(rest, stdout)
 			}
+		case "openapi":
+			return openapiCmd(rest, stdout)
 		case "version":
 			fmt.Fprintln(stdout, "launchdir", version)
 			return nil
@@ -53,7 +55,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprint(stdout, usage)
 			return nil
 		}
-		return fmt.Errorf("unknown command %q (commands: serve, seed, apikey, user, price, promo, order, version)", cmd)
+		return fmt.Errorf("unknown command %q (commands: serve, seed, apikey, user, price, promo, order, openapi, version)", cmd)
 	}
 	return serve(args, stderr)
 }
@@ -67,6 +69,7 @@ launchdir apikey list [-email E] -db PATH
 launchdir apikey revoke -id ID -db PATH
 launchdir user create -email E [-name N] [-password-stdin] -db PATH
 launchdir user list -db PATH
+launchdir openapi [-base-url URL]                 print the OpenAPI document
 ` + orderUsage + `Every flag can also be set as LAUNCHDIR_<NAME> (e.g. LAUNCHDIR_DB, LAUNCHDIR_BASE_URL).
 `
 

@@ -24,6 +24,7 @@ import (
 	"launchdir/ops"
 	"launchdir/payments"
 	"launchdir/routes"
+	"launchdir/site"
 )
 
 // serveConfig is every serve flag; each is also LAUNCHDIR_<NAME>.
@@ -183,6 +184,10 @@ func start(ctx context.Context, c *serveConfig, log *slog.Logger) (*service, err
 	})
 	oa.Mount(srv)
 	mcp.Mount(srv, a)
+	if _, err := site.Mount(srv, a, nil); err != nil {
+		d.Close()
+		return nil, err
+	}
 	bg, cancel := context.WithCancel(context.Background())
 	s := &service{app: a, handler: srv, cancel: cancel, db: d}
 	s.wg.Add(1)

@@ -89,6 +89,7 @@ func New(t testing.TB, o Options) *Env {
 		close(done)
 	}
 	t.Cleanup(func() {
+		writeValidatedCount()
 		srv.Close()
 		stop()
 		<-done
@@ -172,7 +173,9 @@ func (e *Env) Do(method, path string, body any, headers ...string) *Response {
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: b}
+	out := &Response{Status: resp.StatusCode, Header: resp.Header, Body: b}
+	e.checkResponse(method, path, out)
+	return out
 }
 
 // APIKey creates a user (if missing) and a key with the given scopes.

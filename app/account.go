@@ -14,20 +14,18 @@ func (a *App) getAccount(ctx context.Context, in *ops.Input) (any, error) {
 	if err != nil {
 		return nil, notFound(err, "user")
 	}
-	counts := map[string]int{}
-	for name, q := range map[string]string{
-		"drafts":   `SELECT count(*) FROM drafts WHERE user_id = ?`,
-		"listings": `SELECT count(*) FROM listing_owners WHERE user_id = ?`,
-		"orders":   `SELECT count(*) FROM orders WHERE user_id = ?`,
-		"claims":   `SELECT count(*) FROM claims WHERE user_id = ?`,
+	var counts AccountCounts
+	for n, q := range map[*int]string{
+		&counts.Drafts:   `SELECT count(*) FROM drafts WHERE user_id = ?`,
+		&counts.Listings: `SELECT count(*) FROM listing_owners WHERE user_id = ?`,
+		&counts.Orders:   `SELECT count(*) FROM orders WHERE user_id = ?`,
+		&counts.Claims:   `SELECT count(*) FROM claims WHERE user_id = ?`,
 	} {
-		n, err := a.DB.Count(ctx, q, uid)
+		c, err := a.DB.Count(ctx, q, uid)
 		if err != nil {
 			return nil, err
 		}
-		counts[name] = n
+		*n = c
 	}
-	return map[string]any{
-		"user": u, "scopes": in.Principal.Scopes, "credential": in.Principal.Credential, "counts": counts,
-	}, nil
+	return Account{User: u, Scopes: in.Principal.Scopes, Credential: in.Principal.Credential, Counts: counts}, nil
 }

@@ -19,9 +19,9 @@ import (
 // User is an account.
 type User struct {
 	ID        int64  `json:"id"`
-	Email     string `json:"email"`
+	Email     string `json:"email" format:"email"`
 	Name      string `json:"name"`
-	CreatedAt string `json:"created_at"`
+	CreatedAt string `json:"created_at" format:"date-time"`
 }
 
 // APIKey describes a key without its secret.

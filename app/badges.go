@@ -62,11 +62,11 @@ func (a *App) getBadges(ctx context.Context, in *ops.Input) (any, error) {
 	for _, m := range badgeModes {
 		variants[m] = a.BadgeURL(slug, shape, m, size)
 	}
-	return map[string]any{
-		"listing": l.Summary, "shape": shape, "mode": mode, "size": size,
-		"html": embed, "image_url": img, "image_urls": variants, "link": a.ListingURL(slug),
-		"shapes": badgeShapes, "modes": badgeModes, "sizes": badgeSizes,
-		"note": "Keep the link to the listing page: the free launch checks the homepage for this badge or a link back.",
+	return Badges{
+		Listing: l.Summary, Shape: shape, Mode: mode, Size: size,
+		HTML: embed, ImageURL: img, ImageURLs: variants, Link: a.ListingURL(slug),
+		Shapes: badgeShapes, Modes: badgeModes, Sizes: badgeSizes,
+		Note: "Keep the link to the listing page: the free launch checks the homepage for this badge or a link back.",
 	}, nil
 }
 

@@ -11,18 +11,18 @@ var boardNames = []string{"community-weekly", "community-all-time", "billboard",
 
 // boardInfo describes each leaderboard: they are separate systems and the
 // response says what each one ranks by and who provides the figures.
-var boardInfo = map[string]map[string]any{
-	"community-weekly": {"title": "Community votes this week", "metric": "votes_in_week", "paid": false,
-		"source": "Votes cast by people on the site during the week (Monday to Sunday, UTC)."},
-	"community-all-time": {"title": "Community votes, all time", "metric": "votes", "paid": false,
-		"source": "All votes cast by people on the site."},
-	"billboard": {"title": "Billboard", "metric": "contributed_cents", "paid": true,
-		"disclosure": "PAID RANKING: positions on the billboard are bought. It ranks listings by money contributed and says nothing about quality or popularity.",
-		"source":     "Billboard contributions paid through orders."},
-	"domain-rating": {"title": "Domain Rating", "metric": "domain_rating", "paid": false, "third_party": true,
-		"source": "Third-party data: " + "Ahrefs Domain Rating (0-100), not computed by this directory."},
-	"revenue": {"title": "Revenue", "metric": "mrr_cents", "paid": false,
-		"source": "Monthly recurring revenue reported by founders; 'verified' marks figures checked against a payment provider."},
+var boardInfo = map[string]Leaderboard{
+	"community-weekly": {Title: "Community votes this week", Metric: "votes_in_week",
+		Source: "Votes cast by people on the site during the week (Monday to Sunday, UTC)."},
+	"community-all-time": {Title: "Community votes, all time", Metric: "votes",
+		Source: "All votes cast by people on the site."},
+	"billboard": {Title: "Billboard", Metric: "contributed_cents", Paid: true,
+		Disclosure: "PAID RANKING: positions on the billboard are bought. It ranks listings by money contributed and says nothing about quality or popularity.",
+		Source:     "Billboard contributions paid through orders."},
+	"domain-rating": {Title: "Domain Rating", Metric: "domain_rating", ThirdParty: true,
+		Source: "Third-party data: " + "Ahrefs Domain Rating (0-100), not computed by this directory."},
+	"revenue": {Title: "Revenue", Metric: "mrr_cents",
+		Source: "Monthly recurring revenue reported by founders; 'verified' marks figures checked against a payment provider."},
 }
 
 func (a *App) getLeaderboard(ctx context.Context, in *ops.Input) (any, error) {
@@ -35,10 +35,8 @@ func (a *App) getLeaderboard(ctx context.Context, in *ops.Input) (any, error) {
 		return nil, ops.Invalid("week", "only applies to the community-weekly board")
 	}
 	off, lim := offset(in)
-	out := map[string]any{"board": board}
-	for k, v := range info {
-		out[k] = v
-	}
+	out := info
+	out.Board = board
 	var (
 		q, count, value, from string
 		args                  []any
@@ -52,7 +50,7 @@ func (a *App) getLeaderboard(ctx context.Context, in *ops.Input) (any, error) {
 		if err := a.knownWeek(ctx, week); err != nil {
 			return nil, err
 		}
-		out["week"] = week
+		out.Week = week
 		value = "m.votes"
 		q = ` JOIN weekly_votes m ON m.listing_id = l.id WHERE m.week = ?1 AND l.status = 'live' AND m.votes > 0
 			ORDER BY m.votes DESC, l.id LIMIT ?2 OFFSET ?3`
@@ -79,7 +77,7 @@ func (a *App) getLeaderboard(ctx context.Context, in *ops.Input) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	items, err := a.DB.Board(ctx, info["metric"].(string), value, from, off, q, append(args, lim, off)...)
+	items, err := a.DB.Board(ctx, info.Metric, value, from, off, q, append(args, lim, off)...)
 	if err != nil {
 		return nil, err
 	}
@@ -88,21 +86,47 @@ func (a *App) getLeaderboard(ctx context.Context, in *ops.Input) (any, error) {
 			return nil, err
 		}
 	}
-	p := page(in, items, total)
-	out["items"], out["page"], out["per_page"], out["total"] = p.Items, p.Page, p.PerPage, p.Total
+	if board == "domain-rating" {
+		if err := a.markRatingSource(ctx, items); err != nil {
+			return nil, err
+		}
+	}
+	out.Page = page(in, items, total)
 	return out, nil
 }
 
 func (a *App) markVerifiedRevenue(ctx context.Context, items []db.BoardItem) error {
 	for i := range items {
 		var verified bool
-		var currency, source string
-		err := a.DB.R.QueryRowContext(ctx, `SELECT verified, currency, source FROM revenue WHERE listing_id = ?`,
-			items[i].Listing.ID).Scan(&verified, &currency, &source)
+		var currency, source, asOf string
+		err := a.DB.R.QueryRowContext(ctx, `SELECT verified, currency, source, updated_at FROM revenue WHERE listing_id = ?`,
+			items[i].Listing.ID).Scan(&verified, &currency, &source, &asOf)
 		if err != nil {
 			return err
 		}
-		items[i].Metric["verified"], items[i].Metric["currency"], items[i].Metric["source"] = verified, currency, source
+		m := &items[i].Metric
+		m.Verified, m.Currency, m.Source, m.AsOf = &verified, currency, source, asOf
+	}
+	return nil
+}
+
+// markRatingSource adds the date and source of each listing's newest Domain
+// Rating measurement (set by the site team's CSV imports).
+func (a *App) markRatingSource(ctx context.Context, items []db.BoardItem) error {
+	for i := range items {
+		var on, source string
+		err := a.DB.R.QueryRowContext(ctx, `SELECT measured_on, source FROM domain_ratings WHERE listing_id = ?
+			ORDER BY measured_on DESC LIMIT 1`, items[i].Listing.ID).Scan(&on, &source)
+		if db.IsNoRows(err) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		items[i].Metric.AsOf = on
+		if source != "" {
+			items[i].Metric.Source = source
+		}
 	}
 	return nil
 }

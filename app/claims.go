@@ -14,17 +14,30 @@ import (
 
 // Claim is a request to become an owner of an existing listing.
 type Claim struct {
-	ID           int64          `json:"id"`
-	Listing      string         `json:"listing"`
-	ListingID    int64          `json:"listing_id"`
-	Method       string         `json:"method"`
-	Status       string         `json:"status"`
-	Email        string         `json:"email,omitempty"`
-	Instructions map[string]any `json:"instructions"`
-	LastError    string         `json:"last_error,omitempty"`
-	CreatedAt    string         `json:"created_at"`
-	VerifiedAt   string         `json:"verified_at,omitempty"`
-	Note         string         `json:"note"`
+	ID           int64             `json:"id"`
+	Listing      string            `json:"listing" doc:"The listing's slug."`
+	ListingID    int64             `json:"listing_id"`
+	Method       string            `json:"method" enum:"dns,meta,file,email"`
+	Status       string            `json:"status" enum:"pending,verified"`
+	Email        string            `json:"email,omitempty" format:"email"`
+	Instructions ClaimInstructions `json:"instructions"`
+	LastError    string            `json:"last_error,omitempty"`
+	CreatedAt    string            `json:"created_at" format:"date-time"`
+	VerifiedAt   string            `json:"verified_at,omitempty" format:"date-time"`
+	Note         string            `json:"note"`
+}
+
+// ClaimInstructions say what to publish; the fields present depend on type.
+type ClaimInstructions struct {
+	Type    string `json:"type" enum:"dns_txt,meta_tag,file,email"`
+	Name    string `json:"name,omitempty" doc:"dns_txt: the record name."`
+	Value   string `json:"value,omitempty" doc:"dns_txt: the record value."`
+	Tag     string `json:"tag,omitempty" doc:"meta_tag: the tag to put in <head>."`
+	Page    string `json:"page,omitempty" format:"uri" doc:"meta_tag: the page to put it on."`
+	URL     string `json:"url,omitempty" format:"uri" doc:"file: where to serve the file."`
+	Content string `json:"content,omitempty" doc:"file: the file's exact content."`
+	SentTo  string `json:"sent_to,omitempty" format:"email" doc:"email: where the link went."`
+	Then    string `json:"then"`
 }
 
 const claimNote = "A verified claim makes you an owner of the listing. Verified is not the same as paid: publishing options are unchanged."
@@ -46,20 +59,20 @@ func siteOrigin(listingURL string) string {
 	return u.Scheme + "://" + u.Host
 }
 
-func (a *App) claimInstructions(c *Claim, domain, origin, token string) map[string]any {
+func (a *App) claimInstructions(c *Claim, domain, origin, token string) ClaimInstructions {
 	switch c.Method {
 	case "dns":
-		return map[string]any{"type": "dns_txt", "name": "_launchdir." + domain, "value": claimTXTPrefix + token,
-			"then": "Publish the TXT record, then call verify_claim. DNS changes can take a while to appear."}
+		return ClaimInstructions{Type: "dns_txt", Name: "_launchdir." + domain, Value: claimTXTPrefix + token,
+			Then: "Publish the TXT record, then call verify_claim. DNS changes can take a while to appear."}
 	case "meta":
-		return map[string]any{"type": "meta_tag", "tag": fmt.Sprintf(`<meta name="%s" content="%s">`, claimMetaName, token),
-			"page": origin + "/", "then": "Add the tag inside <head> of your homepage, then call verify_claim."}
+		return ClaimInstructions{Type: "meta_tag", Tag: fmt.Sprintf(`<meta name="%s" content="%s">`, claimMetaName, token),
+			Page: origin + "/", Then: "Add the tag inside <head> of your homepage, then call verify_claim."}
 	case "file":
-		return map[string]any{"type": "file", "url": origin + claimFilePath, "content": claimTXTPrefix + token,
-			"then": "Serve this exact content at that address, then call verify_claim."}
+		return ClaimInstructions{Type: "file", URL: origin + claimFilePath, Content: claimTXTPrefix + token,
+			Then: "Serve this exact content at that address, then call verify_claim."}
 	}
-	return map[string]any{"type": "email", "sent_to": c.Email,
-		"then": "Open the link we emailed to " + c.Email + "; the claim verifies when the link is opened."}
+	return ClaimInstructions{Type: "email", SentTo: c.Email,
+		Then: "Open the link we emailed to " + c.Email + "; the claim verifies when the link is opened."}
 }
 
 func (a *App) claimListing(ctx context.Context, in *ops.Input) (any, error) {

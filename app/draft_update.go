@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"launchdir/crawl"
@@ -100,6 +101,9 @@ func unlocked(d *draftData, names []string) []string {
 // restore, then locks; sub-objects replace what they name.
 func applyDraftEdits(d *draftData, req *updateDraftInput, in *ops.Input) {
 	for _, name := range sortedKeys(req.Fields) {
+		if y, ok := req.Fields[name].(float64); ok && name == "founded_year" {
+			req.Fields[name] = strconv.Itoa(int(y)) // kept as drafted: text
+		}
 		setTypedField(d.Fields[name], req.Fields[name])
 	}
 	for _, name := range req.Restore {
@@ -206,10 +210,18 @@ func (a *App) checkDraftCategories(ctx context.Context, fields map[string]any) e
 	if err != nil {
 		return err
 	}
+	bySlug, err := a.categoryNamesBySlug(ctx)
+	if err != nil {
+		return err
+	}
 	var bad []ops.FieldError
 	for i, c := range list {
+		if name, ok := bySlug[strings.ToLower(c.(string))]; ok {
+			list[i] = name // a slug, as orders take them: drafts keep names
+			continue
+		}
 		if !containsFold(names, c.(string)) {
-			bad = append(bad, ops.FieldError{Field: fmt.Sprintf("fields.categories[%d]", i), Message: "not a category name from list_categories"})
+			bad = append(bad, ops.FieldError{Field: fmt.Sprintf("fields.categories[%d]", i), Message: "not a category name or slug from list_categories"})
 		}
 	}
 	if len(bad) > 0 {
@@ -225,4 +237,22 @@ func containsFold(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// categoryNamesBySlug maps every category slug to its name.
+func (a *App) categoryNamesBySlug(ctx context.Context) (map[string]string, error) {
+	rows, err := a.DB.R.QueryContext(ctx, `SELECT slug, name FROM categories`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var slug, name string
+		if err := rows.Scan(&slug, &name); err != nil {
+			return nil, err
+		}
+		out[slug] = name
+	}
+	return out, rows.Err()
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -58,13 +59,19 @@ func profileFieldNames() []string {
 	return out
 }
 
+// DraftFailure says why a draft failed and what to do.
+type DraftFailure struct {
+	Kind   string `json:"kind" doc:"dns, tls, connect, timeout, robots_disallowed, http_status, not_html, blocked_address, too_large, no_content or internal."`
+	Reason string `json:"reason"`
+}
+
 // Field is one profile field of a draft.
 type Field struct {
-	Value    any              `json:"value"`
-	State    string           `json:"state"`
+	Value    any              `json:"value" anyof:"string,integer,array,null" doc:"Text, a list of strings for list fields, an integer for founded_year; null when empty."`
+	State    string           `json:"state" enum:"ai,not_found,edited,manual,override,deleted"`
 	Evidence []crawl.Evidence `json:"evidence"`
 	// AIValue and AIEvidence keep what the drafter found, for restore.
-	AIValue    any              `json:"ai_value"`
+	AIValue    any              `json:"ai_value" anyof:"string,integer,array,null" doc:"What the drafter found (restore brings it back)."`
 	AIEvidence []crawl.Evidence `json:"-"`
 }
 
@@ -113,8 +120,8 @@ func newDraftData() *draftData {
 type Draft struct {
 	ID             string            `json:"id"`
 	URL            string            `json:"url"`
-	Status         string            `json:"status"`
-	Failure        map[string]string `json:"failure,omitempty"`
+	Status         string            `json:"status" enum:"crawling,drafting,ready,failed"`
+	Failure        *DraftFailure     `json:"failure,omitempty" doc:"Only when status is failed."`
 	Fields         map[string]*Field `json:"fields"`
 	FAQs           []DraftFAQ        `json:"faqs"`
 	Founders       []DraftFounder    `json:"founders"`
@@ -128,8 +135,8 @@ type Draft struct {
 	Missing        []string          `json:"missing"`
 	NotFound       []string          `json:"not_found_on_website"`
 	ListingID      *int64            `json:"listing_id"`
-	PagesRead      []string          `json:"pages_read"`
-	Invites        []string          `json:"invites"`
+	PagesRead      []string          `json:"pages_read" format:"uri"`
+	Invites        []string          `json:"invites" format:"email"`
 	CreatedAt      string            `json:"created_at"`
 	UpdatedAt      string            `json:"updated_at"`
 	Poll           string            `json:"poll,omitempty"`
@@ -215,14 +222,14 @@ func (a *App) invited(ctx context.Context, q querier, draftID, email string) boo
 // view builds the API shape of a draft.
 func (a *App) view(ctx context.Context, r *draftRow) *Draft {
 	d := r.data
-	v := &Draft{ID: r.id, URL: r.url, Status: r.status, Fields: d.Fields, FAQs: d.FAQs, Founders: d.Founders,
+	v := &Draft{ID: r.id, URL: r.url, Status: r.status, Fields: apiFields(d.Fields), FAQs: d.FAQs, Founders: d.Founders,
 		CompanySocials: d.CompanySocials, FounderSocials: map[string]string{}, Story: d.Story, Milestones: d.Milestones,
 		CompetitorURL: d.CompetitorURL, SEO: d.SEO, CreatedAt: r.createdAt, UpdatedAt: r.updatedAt, PagesRead: []string{}, Invites: []string{}}
 	if len(d.Founders) > 0 && d.Founders[0].Socials != nil {
 		v.FounderSocials = d.Founders[0].Socials
 	}
 	if r.status == draftFailed {
-		v.Failure = map[string]string{"kind": r.fkind, "reason": r.freason}
+		v.Failure = &DraftFailure{Kind: r.fkind, Reason: r.freason}
 	}
 	if r.status == draftCrawling || r.status == draftDrafting {
 		v.Poll = "Poll get_draft every few seconds until status is ready or failed."
@@ -247,6 +254,37 @@ func (a *App) view(ctx context.Context, r *draftRow) *Draft {
 		}
 	}
 	return v
+}
+
+// apiFields is the fields as the API shows them: founded_year, drafted as
+// text, is an integer (or null) like on listings. The stored map is not
+// changed.
+func apiFields(fields map[string]*Field) map[string]*Field {
+	f, ok := fields["founded_year"]
+	if !ok || f == nil {
+		return fields
+	}
+	out := make(map[string]*Field, len(fields))
+	for k, v := range fields {
+		out[k] = v
+	}
+	c := *f
+	c.Value, c.AIValue = yearValue(f.Value), yearValue(f.AIValue)
+	out["founded_year"] = &c
+	return out
+}
+
+// yearValue turns a drafted year ("2019") into 2019; anything else is null.
+func yearValue(v any) any {
+	s, ok := v.(string)
+	if !ok {
+		return v
+	}
+	y, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return nil
+	}
+	return y
 }
 
 // notFoundFields are the facts the site did not state (not_found_on_website).

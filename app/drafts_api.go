@@ -107,7 +107,7 @@ func (a *App) inviteCofounder(ctx context.Context, in *ops.Input) (any, error) {
 	if email == in.Principal.Email {
 		return nil, ops.Invalid("email", "you cannot invite yourself")
 	}
-	var out map[string]any
+	var out Invite
 	err = a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		r, err := a.access(ctx, tx, in.Principal, in.Str("id"))
 		if err != nil {
@@ -137,14 +137,14 @@ func (a *App) inviteCofounder(ctx context.Context, in *ops.Input) (any, error) {
 		if err := a.enqueueMail(ctx, tx, "cofounder_invite", email, "You are invited to co-edit "+name, body); err != nil {
 			return err
 		}
-		out = map[string]any{"draft_id": r.id, "email": email, "invited_at": now, "invites_used": n + 1, "invites_left": 9 - n}
+		out = Invite{DraftID: r.id, Email: email, InvitedAt: now, InvitesUsed: n + 1, InvitesLeft: 9 - n}
 		return nil
 	})
 	return out, err
 }
 
 func (a *App) submitDraft(ctx context.Context, in *ops.Input) (any, error) {
-	var out map[string]any
+	var out SubmittedDraft
 	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		r, err := a.access(ctx, tx, in.Principal, in.Str("id"))
 		if err != nil {
@@ -166,8 +166,8 @@ func (a *App) submitDraft(ctx context.Context, in *ops.Input) (any, error) {
 		if err := a.syncListing(ctx, tx, r, in.UserID(), "submit_draft", syncAll); err != nil {
 			return err
 		}
-		out = map[string]any{"listing_id": r.listingID.Int64, "status": "draft", "draft": a.view(ctx, r),
-			"next": "Publish with choose_free_listing or create_checkout (product launch). Later edits to the draft update this listing."}
+		out = SubmittedDraft{ListingID: r.listingID.Int64, Status: "draft", Draft: *a.view(ctx, r),
+			Next: "Publish with choose_free_listing or create_checkout (product launch). Later edits to the draft update this listing."}
 		return nil
 	})
 	return out, err

@@ -69,8 +69,8 @@ func (a *App) chooseFreeListing(ctx context.Context, in *ops.Input) (any, error)
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"listing_id": id, "status": "scheduled", "plan": plan, "launch_week": week,
-		"note": "The listing goes live automatically when its launch week starts (Monday 00:00 UTC). A paid launch can still move it earlier."}, nil
+	return FreeLaunch{ListingID: id, Status: "scheduled", Plan: plan, LaunchWeek: week,
+		Note: "The listing goes live automatically when its launch week starts (Monday 00:00 UTC). A paid launch can still move it earlier."}, nil
 }
 
 func freeEligibleStatus(status string) error {
@@ -162,7 +162,7 @@ func (a *App) firstFreeWeek(ctx context.Context, tx *sql.Tx) (string, error) {
 			AND status IN ('scheduled','live')`, week).Scan(&n); err != nil {
 			return "", err
 		}
-		if n < capacity {
+		if n < weekFreeCapacity(ctx, tx, week, capacity) {
 			return week, nil
 		}
 	}

@@ -25,6 +25,8 @@ type OwnerListing struct {
 	Role           string     `json:"role"`
 	SiteCopies     []siteCopy `json:"site_copies"`
 	PublicURL      string     `json:"public_url,omitempty"`
+	// ModerationReason says why the site team rejected or archived it.
+	ModerationReason string `json:"moderation_reason,omitempty"`
 }
 
 type siteCopy struct {
@@ -44,9 +46,9 @@ func (a *App) ownerListing(ctx context.Context, q *sql.DB, userID, id int64) (*O
 		return nil, notFound(err, "listing")
 	}
 	o := &OwnerListing{ListingID: id, Listing: l, SiteCopies: []siteCopy{}}
-	err = q.QueryRowContext(ctx, `SELECT l.headline, l.summary, l.seo_title, l.seo_description, o.role FROM listings l
+	err = q.QueryRowContext(ctx, `SELECT l.headline, l.summary, l.seo_title, l.seo_description, o.role, l.moderation_reason FROM listings l
 		JOIN listing_owners o ON o.listing_id = l.id AND o.user_id = ? WHERE l.id = ?`, userID, id).
-		Scan(&o.Headline, &o.SummaryText, &o.SEOTitle, &o.SEODescription, &o.Role)
+		Scan(&o.Headline, &o.SummaryText, &o.SEOTitle, &o.SEODescription, &o.Role, &o.ModerationReason)
 	if err != nil {
 		return nil, err
 	}
@@ -75,11 +77,6 @@ func (a *App) listMyListings(ctx context.Context, in *ops.Input) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	type mine struct {
-		ListingID int64 `json:"listing_id"`
-		db.Summary
-		Plan string `json:"plan"`
-	}
 	rows, err := a.DB.R.QueryContext(ctx, `SELECT l.id, l.plan FROM listings l JOIN listing_owners o ON o.listing_id = l.id
 		WHERE o.user_id = ? ORDER BY l.updated_at DESC, l.id DESC LIMIT ? OFFSET ?`, in.UserID(), lim, off)
 	if err != nil {
@@ -99,7 +96,7 @@ func (a *App) listMyListings(ctx context.Context, in *ops.Input) (any, error) {
 		ids = append(ids, ip)
 	}
 	rows.Close()
-	items := []mine{}
+	items := []MyListing{}
 	for _, ip := range ids {
 		s, err := a.DB.Summaries(ctx, ` WHERE l.id = ?`, ip.id)
 		if err != nil {
@@ -108,7 +105,7 @@ func (a *App) listMyListings(ctx context.Context, in *ops.Input) (any, error) {
 		if len(s) == 0 {
 			continue // deleted since the page was read
 		}
-		items = append(items, mine{ListingID: ip.id, Summary: s[0], Plan: ip.plan})
+		items = append(items, MyListing{ListingID: ip.id, Summary: s[0], Plan: ip.plan})
 	}
 	return page(in, items, total), nil
 }

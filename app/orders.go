@@ -7,6 +7,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -102,18 +104,35 @@ func (a *App) registerOrderJobs() {
 // TestCheckoutURL is the built-in checkout page of an order.
 func (a *App) TestCheckoutURL(token string) string { return a.Cfg.BaseURL + "/checkout/" + token }
 
-// OrderVAT is the VAT frozen on an order.
-type OrderVAT struct {
-	Country   string `json:"country"`
-	Rate      string `json:"rate"`
-	Note      string `json:"note"`
-	VATNumber string `json:"vat_number,omitempty"`
+// frozenVAT completes the VAT stored on an order (country, rate, note,
+// VAT number) into the VATInfo a quote shows, so both carry one shape.
+func frozenVAT(v VATInfo) VATInfo {
+	v.RatesAsOf = VATRatesAsOf
+	whole, frac, _ := strings.Cut(v.Rate, ".")
+	frac = (frac + "00")[:2]
+	w, _ := strconv.Atoi(whole)
+	f, _ := strconv.Atoi(frac)
+	v.RateBasisPoints = w*100 + f
+	_, inEU := euVATRates[v.Country]
+	switch {
+	case v.Country == "":
+		v.Treatment = VATNoCountry
+	case !inEU:
+		v.Treatment = VATOutsideEU
+	case v.VATNumber != "" && v.RateBasisPoints == 0:
+		v.Treatment = VATReverseCharge
+		valid := true
+		v.VATNumberValid = &valid
+	default:
+		v.Treatment = VATEUConsumer
+	}
+	return v
 }
 
 // Order is an order as get_order shows it.
 type Order struct {
 	Number        string      `json:"number"`
-	Status        string      `json:"status"`
+	Status        string      `json:"status" enum:"pending,paid,failed,expired,canceled,refunded"`
 	StatusNote    string      `json:"status_note,omitempty"`
 	Currency      string      `json:"currency"`
 	SubtotalCents int64       `json:"subtotal_cents"`
@@ -121,14 +140,17 @@ type Order struct {
 	TaxableCents  int64       `json:"taxable_cents"`
 	VATCents      int64       `json:"vat_cents"`
 	TotalCents    int64       `json:"total_cents"`
-	VAT           OrderVAT    `json:"vat"`
+	VAT           VATInfo     `json:"vat" doc:"The VAT frozen on the order: the same object as a quote's."`
 	PromoCode     string      `json:"promo_code,omitempty"`
 	Lines         []QuoteLine `json:"lines"`
-	Provider      string      `json:"provider"`
-	CheckoutURL   string      `json:"checkout_url,omitempty"`
-	CreatedAt     string      `json:"created_at"`
-	ExpiresAt     string      `json:"expires_at"`
-	PaidAt        *string     `json:"paid_at"`
+	Provider      string      `json:"provider" enum:"test,stripe,none"`
+	CheckoutURL   string      `json:"checkout_url,omitempty" format:"uri" doc:"While pending (and right after a free order): the hosted checkout page to give the buyer."`
+	CreatedAt     string      `json:"created_at" format:"date-time"`
+	ExpiresAt     string      `json:"expires_at" format:"date-time" doc:"When a pending order expires."`
+	PaidAt        *string     `json:"paid_at" format:"date-time"`
+	// Billing is what the person confirmed on the checkout page; country
+	// and VAT number are the ones the VAT was worked out from.
+	Billing OrderBilling `json:"billing" doc:"Billing details the buyer confirmed on the checkout page; country and vat_number decided the VAT."`
 
 	ID            int64  `json:"-"`
 	UserID        int64  `json:"-"`
@@ -139,7 +161,7 @@ type Order struct {
 
 const orderCols = `o.id, o.number, o.user_id, u.email, o.status, o.status_note, o.currency, o.subtotal_cents, o.discount_cents, o.vat_cents,
 	o.total_cents, o.vat_rate, o.vat_note, o.billing_country, o.vat_number, o.promo_code, o.provider, o.provider_ref, o.checkout_token,
-	o.checkout_url, o.created_at, o.expires_at, o.paid_at FROM orders o JOIN users u ON u.id = o.user_id `
+	o.checkout_url, o.created_at, o.expires_at, o.paid_at, o.billing_name, o.billing_email, o.billing_address FROM orders o JOIN users u ON u.id = o.user_id `
 
 func scanOrder(sc interface{ Scan(...any) error }) (*Order, error) {
 	var (
@@ -148,7 +170,7 @@ func scanOrder(sc interface{ Scan(...any) error }) (*Order, error) {
 	)
 	err := sc.Scan(&o.ID, &o.Number, &o.UserID, &o.UserEmail, &o.Status, &o.StatusNote, &o.Currency, &o.SubtotalCents, &o.DiscountCents,
 		&o.VATCents, &o.TotalCents, &o.VAT.Rate, &o.VAT.Note, &o.VAT.Country, &o.VAT.VATNumber, &o.PromoCode, &o.Provider, &o.ProviderRef,
-		&o.CheckoutToken, &o.CheckoutURL, &o.CreatedAt, &o.ExpiresAt, &paid)
+		&o.CheckoutToken, &o.CheckoutURL, &o.CreatedAt, &o.ExpiresAt, &paid, &o.Billing.Name, &o.Billing.Email, &o.Billing.Address)
 	if err != nil {
 		return nil, err
 	}
@@ -156,6 +178,8 @@ func scanOrder(sc interface{ Scan(...any) error }) (*Order, error) {
 		o.PaidAt = &paid.String
 	}
 	o.TaxableCents = o.SubtotalCents - o.DiscountCents
+	o.VAT = frozenVAT(o.VAT)
+	o.Billing.Country, o.Billing.VATNumber = o.VAT.Country, o.VAT.VATNumber
 	return &o, nil
 }
 

@@ -19,7 +19,8 @@ var (
 		ops.P("listing_id", ops.IntMin(1).Desc("One of your listings; required where the product has needs_listing=true.")),
 		ops.P("week", orderWeekSchema),
 		ops.P("amount_cents", ops.Int(1, maxAmountCents).Desc("billboard_min only: the contribution in cents, at least the product's price (the minimum).")),
-		ops.P("categories", ops.Arr(catSlugSchema, 10).Desc("extra_categories only: category slugs, up to 3 extra per listing besides the primary.")),
+		ops.P("categories", ops.Arr(ops.Str(120).Min1().Desc("A category slug (e.g. developer-tools) or its name (e.g. Developer Tools, any case)."), 10).
+			Desc("extra_categories only: categories by slug or name as list_categories shows them, up to 3 extra per listing besides the primary. Order lines show slugs.")),
 		ops.P("options", orderOptionsSchema),
 	)
 	orderBody = ops.Obj(
@@ -35,26 +36,27 @@ var (
 func (a *App) orderOperations() []*ops.Operation {
 	a.registerOrderJobs()
 	return []*ops.Operation{
-		{ID: "list_products", Method: "GET", Path: "/products", Toolset: "orders",
+		{ID: "list_products", Output: ops.Out[Products](), Method: "GET", Path: "/products", Toolset: "orders",
 			Summary: "Products, prices and bookable weeks",
 			Description: "Every product with name, description, price_cents (net of VAT) and currency, needs_listing, options with allowed values, " +
 				"and for week-bound products the next bookable weeks (Mondays) with free capacity.",
 			Handler: a.listProducts},
-		{ID: "quote_order", Method: "POST", Path: "/orders/quote", Toolset: "orders", Scope: ops.ScopeOrdersWrite, Body: orderBody,
+		{ID: "quote_order", Output: ops.Out[QuoteResult](), Method: "POST", Path: "/orders/quote", Toolset: "orders", Scope: ops.ScopeOrdersWrite, Body: orderBody,
 			Summary: "Price an order with VAT preview and promo code; nothing is saved",
 			Description: "Validates every item (product, your listing, week, capacity, categories, billboard minimum, options), applies the promo code " +
 				"before VAT and previews VAT: EU consumers pay their country's rate, EU businesses with a valid VAT number reverse charge, outside the EU 0%.",
 			Handler: a.quoteOrder},
-		{ID: "create_checkout", Method: "POST", Path: "/orders/checkout", Toolset: "orders", Scope: ops.ScopeOrdersWrite, Body: orderBody,
+		{ID: "create_checkout", Output: ops.Out[Order](), Location: "/orders/{number}", Method: "POST", Path: "/orders/checkout", Toolset: "orders", Scope: ops.ScopeOrdersWrite, Body: orderBody,
 			Status: 201, Idem: true,
 			Summary: "Build an order and get its checkout_url",
 			Description: "Prices the items like quote_order, freezes them into a pending order and returns its number and checkout_url: a secure page " +
 				"where the person reviews, enters billing details and pays (card, wallet, PayPal or crypto). Give the link to the user; card details never pass " +
 				"through the API. get_order shows the status after payment. Send an Idempotency-Key to make retries safe.",
 			Handler: a.createCheckout},
-		{ID: "list_my_orders", Method: "GET", Path: "/orders", Toolset: "orders", Scope: ops.ScopeAccountRead, Paginated: true,
-			Summary: "Your orders, newest first", Handler: a.listMyOrders},
-		{ID: "get_order", Method: "GET", Path: "/orders/:number", Toolset: "orders", Scope: ops.ScopeAccountRead,
+		{ID: "list_my_orders", Output: ops.Out[Page[Order]](), Method: "GET", Path: "/orders", Toolset: "orders", Scope: ops.ScopeAccountRead, Paginated: true,
+			Summary:     "Your orders, newest first",
+			Description: "Your orders, newest first, with status, lines, totals and VAT; pending orders carry their checkout_url.", Handler: a.listMyOrders},
+		{ID: "get_order", Output: ops.Out[Order](), Method: "GET", Path: "/orders/:number", Toolset: "orders", Scope: ops.ScopeAccountRead,
 			Summary:     "One of your orders and its status",
 			Description: "Status is pending, paid, failed, expired, canceled or refunded; lines, totals, VAT and, while pending, checkout_url.",
 			Params:      []ops.Param{path("number", orderNumberSchema)}, Handler: a.getOrder},
@@ -94,8 +96,8 @@ func (a *App) quoteOrder(ctx context.Context, in *ops.Input) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"quote": q, "saved": false,
-		"note": "A preview: nothing was saved or charged. create_checkout with the same body builds the order at the then current prices."}, nil
+	return QuoteResult{Quote: *q, Saved: false,
+		Note: "A preview: nothing was saved or charged. create_checkout with the same body builds the order at the then current prices."}, nil
 }
 
 func (a *App) createCheckout(ctx context.Context, in *ops.Input) (any, error) {

@@ -46,7 +46,7 @@ type QuoteLine struct {
 	Name           string      `json:"name"`
 	ListingID      *int64      `json:"listing_id"`
 	ListingName    string      `json:"listing_name,omitempty"`
-	Week           *string     `json:"week"`
+	Week           *string     `json:"week" format:"date" doc:"Launch week (Monday) for week-bound products."`
 	Quantity       int64       `json:"quantity"`
 	UnitPriceCents int64       `json:"unit_price_cents"`
 	NetCents       int64       `json:"net_cents"`
@@ -322,16 +322,22 @@ func (a *App) priceOrder(ctx context.Context, q rowsQuerier, userID int64, req *
 			if len(cats) == 0 {
 				bad(".categories", "is required for %s: 1 to %d category slugs", prod.Code, maxExtraCategories)
 			}
-			for j, slug := range cats {
+			// Slugs or names (as drafts take them); lines keep the slug.
+			cats = append([]string(nil), cats...)
+			for j, given := range cats {
 				f := fmt.Sprintf(".categories[%d]", j)
-				var cid int64
-				err := q.QueryRowContext(ctx, `SELECT id FROM categories WHERE slug = ?`, slug).Scan(&cid)
+				var (
+					cid  int64
+					slug string
+				)
+				err := q.QueryRowContext(ctx, `SELECT id, slug FROM categories WHERE slug = ?1 OR name = ?1 COLLATE NOCASE ORDER BY slug = ?1 DESC LIMIT 1`, given).Scan(&cid, &slug)
 				if db.IsNoRows(err) {
-					bad(f, "unknown category %q; see list_categories", slug)
+					bad(f, "unknown category %q; see list_categories", given)
 					continue
 				} else if err != nil {
 					return nil, err
 				}
+				cats[j] = slug
 				if li == nil {
 					continue
 				}

@@ -35,7 +35,7 @@ func (a *App) postListingUpdate(ctx context.Context, in *ops.Input) (any, error)
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"update": u, "listing_id": id, "followers_notified": notified}, nil
+	return PostedUpdate{Update: u, ListingID: id, FollowersNotified: notified}, nil
 }
 
 // notifyFollowers queues one email per follower in the same transaction.
@@ -78,7 +78,7 @@ func (a *App) addMilestone(ctx context.Context, in *ops.Input) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"milestone": m, "listing_id": id, "visible": a.sectionUnlocked(ctx, id, "milestones")}, nil
+	return MilestoneResult{Milestone: m, ListingID: id, Visible: a.sectionUnlocked(ctx, id, "milestones")}, nil
 }
 
 func (a *App) deleteMilestone(ctx context.Context, in *ops.Input) (any, error) {
@@ -105,7 +105,7 @@ func (a *App) deleteMilestone(ctx context.Context, in *ops.Input) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"deleted": true, "milestone": m, "listing_id": id}, nil
+	return DeletedMilestone{Deleted: true, Milestone: m, ListingID: id}, nil
 }
 
 func (a *App) sectionUnlocked(ctx context.Context, id int64, section string) bool {
@@ -150,7 +150,7 @@ func (a *App) setFounderStory(ctx context.Context, in *ops.Input) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"story": s, "listing_id": id, "visible": a.sectionUnlocked(ctx, id, "story")}, nil
+	return StoryResult{Story: s, ListingID: id, Visible: a.sectionUnlocked(ctx, id, "story")}, nil
 }
 
 type interviewAnswer struct {
@@ -228,9 +228,9 @@ func (a *App) myInterview(ctx context.Context, uid int64) (any, error) {
 		return nil, err
 	}
 	defer rows.Close()
-	out := []interviewAnswer{}
+	out := []InterviewAnswer{}
 	for rows.Next() {
-		var ans interviewAnswer
+		var ans InterviewAnswer
 		if err := rows.Scan(&ans.QuestionID, &ans.Question, &ans.Answer); err != nil {
 			return nil, err
 		}
@@ -240,5 +240,5 @@ func (a *App) myInterview(ctx context.Context, uid int64) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"answers": out, "answered": len(out), "questions": total}, rows.Err()
+	return InterviewAnswers{Answers: out, Answered: len(out), Questions: total}, rows.Err()
 }

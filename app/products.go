@@ -221,20 +221,20 @@ func (c *capacity) take(code, week string) {
 
 // ProductWeek is one bookable week of a week-bound product.
 type ProductWeek struct {
-	Week     string `json:"week"`
-	Capacity int64  `json:"capacity"`
-	Free     int64  `json:"free"`
+	Week     string `json:"week" format:"date"`
+	Capacity int64  `json:"capacity" doc:"-1: unlimited."`
+	Free     int64  `json:"free" doc:"Remaining capacity; -1: unlimited."`
 }
 
 // ProductView is a product as list_products shows it.
 type ProductView struct {
 	Product
-	Unit           string         `json:"unit"` // order, category or amount
-	WeekRule       string         `json:"week"` // none, optional or required
-	OptionDefaults map[string]any `json:"option_defaults,omitempty"`
-	MinAmountCents *int64         `json:"min_amount_cents,omitempty"`
-	MaxCategories  *int           `json:"max_categories,omitempty"`
-	Weeks          []ProductWeek  `json:"weeks,omitempty"`
+	Unit           string            `json:"unit"` // order, category or amount
+	WeekRule       string            `json:"week"` // none, optional or required
+	OptionDefaults map[string]string `json:"option_defaults,omitempty"`
+	MinAmountCents *int64            `json:"min_amount_cents,omitempty"`
+	MaxCategories  *int              `json:"max_categories,omitempty"`
+	Weeks          []ProductWeek     `json:"weeks,omitempty"`
 }
 
 func (a *App) listProducts(ctx context.Context, in *ops.Input) (any, error) {
@@ -253,7 +253,7 @@ func (a *App) listProducts(ctx context.Context, in *ops.Input) (any, error) {
 		r := ruleOf(p.Code)
 		v := ProductView{Product: p, Unit: r.Unit, WeekRule: r.Week}
 		if len(p.Options) > 0 {
-			v.OptionDefaults = map[string]any{}
+			v.OptionDefaults = map[string]string{}
 			for k, vals := range p.Options {
 				if len(vals) > 0 {
 					v.OptionDefaults[k] = vals[0]
@@ -279,11 +279,11 @@ func (a *App) listProducts(ctx context.Context, in *ops.Input) (any, error) {
 		}
 		views = append(views, v)
 	}
-	return map[string]any{
-		"products":        views,
-		"bookable_weeks":  weeks,
-		"vat_rates_as_of": VATRatesAsOf,
-		"note": "Prices are net of VAT, in integer cents. Weeks are Mondays (YYYY-MM-DD); free is the remaining capacity " +
+	return Products{
+		Products:      views,
+		BookableWeeks: weeks,
+		VATRatesAsOf:  VATRatesAsOf,
+		Note: "Prices are net of VAT, in integer cents. Weeks are Mondays (YYYY-MM-DD); free is the remaining capacity " +
 			"(-1 = unlimited). launch: week optional (omitted = live now); featured, launch_bundle, relaunch: week required.",
 	}, nil
 }

@@ -28,6 +28,7 @@ type PromoCode struct {
 	Redemptions    int64    `json:"redemptions"`
 	Products       []string `json:"products"` // empty = every product
 	CreatedAt      string   `json:"created_at"`
+	Paused         bool     `json:"paused,omitempty"` // paused by the site team: refused like an expired code
 }
 
 // Reasons a promo code is refused (problem extra "promo_reason").
@@ -55,8 +56,8 @@ func loadPromo(ctx context.Context, q rowsQuerier, code string) (*PromoCode, err
 		maxR         sql.NullInt64
 		productsJSON string
 	)
-	err := q.QueryRowContext(ctx, `SELECT code, kind, value, valid_from, valid_until, max_redemptions, redemptions, products, created_at
-		FROM promo_codes WHERE code = ?`, code).Scan(&p.Code, &p.Kind, &p.Value, &from, &until, &maxR, &p.Redemptions, &productsJSON, &p.CreatedAt)
+	err := q.QueryRowContext(ctx, `SELECT code, kind, value, valid_from, valid_until, max_redemptions, redemptions, products, created_at, paused
+		FROM promo_codes WHERE code = ?`, code).Scan(&p.Code, &p.Kind, &p.Value, &from, &until, &maxR, &p.Redemptions, &productsJSON, &p.CreatedAt, &p.Paused)
 	if db.IsNoRows(err) {
 		return nil, nil
 	}
@@ -77,6 +78,9 @@ func loadPromo(ctx context.Context, q rowsQuerier, code string) (*PromoCode, err
 
 // refusal says why the code cannot be used at now ("" when usable).
 func (p *PromoCode) refusal(now time.Time) (reason, msg string) {
+	if p.Paused {
+		return PromoExpired, "promo code is paused"
+	}
 	if p.ValidFrom != "" {
 		if t, err := time.Parse(time.RFC3339, p.ValidFrom); err == nil && now.Before(t) {
 			return PromoNotYetValid, "promo code is not valid yet (valid from " + p.ValidFrom + ")"
@@ -195,6 +199,11 @@ func allocateDiscount(p *PromoCode, nets []int64, eligible []bool) []int64 {
 
 // CreatePromo stores a new promo code (admin; CLI `promo create`).
 func (a *App) CreatePromo(ctx context.Context, p PromoCode) error {
+	return a.DB.Tx(ctx, func(tx *sql.Tx) error { return a.createPromoTx(ctx, tx, &p) })
+}
+
+// createPromoTx validates and inserts a promo code inside tx.
+func (a *App) createPromoTx(ctx context.Context, tx *sql.Tx, p *PromoCode) error {
 	var bad []ops.FieldError
 	if p.Code == "" || utf8.RuneCountInString(p.Code) > 40 || strings.TrimSpace(p.Code) != p.Code {
 		bad = append(bad, fe("code", "must be 1..40 characters without leading or trailing spaces"))
@@ -234,7 +243,7 @@ func (a *App) CreatePromo(ctx context.Context, p PromoCode) error {
 	if p.MaxRedemptions != nil && *p.MaxRedemptions < 1 {
 		bad = append(bad, fe("max", "must be at least 1"))
 	}
-	products, err := loadProducts(ctx, a.DB.R, true)
+	products, err := loadProducts(ctx, tx, true)
 	if err != nil {
 		return err
 	}
@@ -263,7 +272,7 @@ func (a *App) CreatePromo(ctx context.Context, p PromoCode) error {
 	if p.MaxRedemptions != nil {
 		maxR = *p.MaxRedemptions
 	}
-	_, err = a.DB.W.ExecContext(ctx, `INSERT INTO promo_codes(code, kind, value, valid_from, valid_until, max_redemptions, products, created_at)
+	_, err = tx.ExecContext(ctx, `INSERT INTO promo_codes(code, kind, value, valid_from, valid_until, max_redemptions, products, created_at)
 		VALUES(?,?,?,?,?,?,?,?)`, p.Code, p.Kind, p.Value, nullable(p.ValidFrom), nullable(p.ValidUntil), maxR,
 		db.EncodeJSON(p.Products), a.nowText())
 	if err != nil && strings.Contains(err.Error(), "UNIQUE") {

@@ -24,24 +24,17 @@ func (a *App) getSiteInfo(ctx context.Context, in *ops.Input) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{
-		"name":        a.setting(ctx, "site_name", a.Cfg.SiteName),
-		"description": a.setting(ctx, "site_description", "A directory of startup products, launched weekly."),
-		"site_key":    a.Cfg.SiteKey,
-		"version":     Version,
-		"urls": map[string]string{
-			"base": a.Cfg.BaseURL, "api": a.APIURL(), "openapi": a.APIURL() + "/openapi.json", "mcp": a.MCPURL(),
-		},
-		"counts":             map[string]int{"live_listings": live, "upcoming_listings": upcoming, "categories": cats},
-		"current_week":       WeekOf(a.Now()),
-		"week_starts_on":     "monday",
-		"free_queue_weeks":   a.freeQueueWeeks(ctx),
-		"launch_sections":    launchSections,
-		"leaderboards":       boardNames,
-		"listing_statuses":   ListingStatuses,
-		"scopes":             ops.AllScopes,
-		"votes_via_api":      false,
-		"voting_explanation": "Votes come only from people on the site; the API has no voting.",
+	return SiteInfo{
+		Name:        a.setting(ctx, "site_name", a.Cfg.SiteName),
+		Description: a.setting(ctx, "site_description", "A directory of startup products, launched weekly."),
+		SiteKey:     a.Cfg.SiteKey,
+		Version:     Version,
+		URLs:        SiteURLs{Base: a.Cfg.BaseURL, API: a.APIURL(), OpenAPI: a.APIURL() + "/openapi.json", MCP: a.MCPURL()},
+		Counts:      SiteCounts{LiveListings: live, UpcomingListings: upcoming, Categories: cats},
+		CurrentWeek: WeekOf(a.Now()), WeekStartsOn: "monday", FreeQueueWeeks: a.freeQueueWeeks(ctx),
+		LaunchSections: launchSections, Leaderboards: boardNames, ListingStatuses: ListingStatuses, Scopes: ops.AllScopes,
+		VotesViaAPI:       false,
+		VotingExplanation: "Votes come only from people on the site; the API has no voting.",
 	}, nil
 }
 
@@ -92,13 +85,6 @@ func (a *App) getAlternatives(ctx context.Context, in *ops.Input) (any, error) {
 	return page(in, items, total), nil
 }
 
-// compareRow is one attribute compared across two listings.
-type compareRow struct {
-	Attribute string `json:"attribute"`
-	A         string `json:"a"`
-	B         string `json:"b"`
-}
-
 func (a *App) compareListings(ctx context.Context, in *ops.Input) (any, error) {
 	la, err := a.liveListing(ctx, in.Str("a"))
 	if err != nil {
@@ -112,14 +98,11 @@ func (a *App) compareListings(ctx context.Context, in *ops.Input) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows := []compareRow{}
+	rows := []CompareRow{}
 	for _, name := range attrs {
-		rows = append(rows, compareRow{Attribute: name, A: la.Attributes[name], B: lb.Attributes[name]})
+		rows = append(rows, CompareRow{Attribute: name, A: la.Attributes[name], B: lb.Attributes[name]})
 	}
-	return map[string]any{
-		"a": la.Summary, "b": lb.Summary, "rows": rows,
-		"note": "An empty cell means neither listing states that fact.",
-	}, nil
+	return Comparison{A: la.Summary, B: lb.Summary, Rows: rows, Note: "An empty cell means neither listing states that fact."}, nil
 }
 
 // compareAttributes is the union of both primary categories' attributes
@@ -176,7 +159,12 @@ func (a *App) listCategories(ctx context.Context, in *ops.Input) (any, error) {
 	if in.Has("include_empty") && !in.Bool("include_empty") {
 		tree = dropEmpty(tree)
 	}
-	return map[string]any{"items": tree, "total": len(tree)}, nil
+	// Paginated like every list: the top-level categories (14 in the demo)
+	// fit one default page.
+	off, lim := offset(in)
+	total := len(tree)
+	tree = tree[min(off, total):min(off+lim, total)]
+	return page(in, tree, total), nil
 }
 
 func dropEmpty(cs []db.Category) []db.Category {
@@ -201,8 +189,7 @@ func (a *App) getCategory(ctx context.Context, in *ops.Input) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := page(in, items, total)
-	return map[string]any{"category": c, "items": p.Items, "page": p.Page, "per_page": p.PerPage, "total": p.Total}, nil
+	return CategoryListings{Category: *c, Page: page(in, items, total)}, nil
 }
 
 // maxWeeksAhead bounds future weeks; earlier than the first launch week is 404 too.
@@ -233,11 +220,8 @@ func (a *App) getLaunchWeek(ctx context.Context, in *ops.Input) (any, error) {
 		return nil, err
 	}
 	start, _ := time.Parse(dateLayout, week)
-	p := page(in, items, total)
-	return map[string]any{
-		"week": week, "starts": week, "ends": start.AddDate(0, 0, 6).Format(dateLayout), "is_future": week > WeekOf(a.Now()),
-		"items": p.Items, "page": p.Page, "per_page": p.PerPage, "total": p.Total,
-	}, nil
+	return LaunchWeek{Week: week, Starts: week, Ends: start.AddDate(0, 0, 6).Format(dateLayout), IsFuture: week > WeekOf(a.Now()),
+		Page: page(in, items, total)}, nil
 }
 
 var launchSections = []string{"today", "this-week", "trending", "most-voted", "recent", "most-viewed", "most-followed", "upcoming"}
@@ -265,8 +249,7 @@ func (a *App) listLaunches(ctx context.Context, in *ops.Input) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := page(in, items, total)
-	return map[string]any{"section": section, "items": p.Items, "page": p.Page, "per_page": p.PerPage, "total": p.Total}, nil
+	return LaunchSection{Section: section, Page: page(in, items, total)}, nil
 }
 
 // launchedBetween lists live listings launched on day (UTC).
@@ -320,9 +303,8 @@ func (a *App) listAwards(ctx context.Context, in *ops.Input) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := page(in, items, total)
-	return map[string]any{"items": p.Items, "page": p.Page, "per_page": p.PerPage, "total": p.Total,
-		"basis": "Launch of the Week #1-#3 from community votes only; paid placements never affect awards."}, nil
+	return AwardPage{Page: page(in, items, total),
+		Basis: "Launch of the Week #1-#3 from community votes only; paid placements never affect awards."}, nil
 }
 
 func (a *App) listInterviewQuestions(ctx context.Context, in *ops.Input) (any, error) {
@@ -330,7 +312,7 @@ func (a *App) listInterviewQuestions(ctx context.Context, in *ops.Input) (any, e
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"items": qs, "total": len(qs), "max_answers": maxInterviewAnswers, "max_answer_length": 4000}, nil
+	return InterviewQuestions{Items: qs, Total: len(qs), MaxAnswers: maxInterviewAnswers, MaxAnswerLength: 4000}, nil
 }
 
 // sortedKeys returns a map's keys in order.

@@ -70,7 +70,7 @@ var ownerFieldsSchema = ops.Obj(
 	ops.P("country", ops.Str(2).Checked(isoCountry).Desc("ISO 3166-1 alpha-2.")),
 	ops.P("city", ops.Str(120)),
 	ops.P("founded_year", ops.Int(1800, 2100).OrNull().Desc("1800..2100 or null.")),
-	ops.P("demo_video_url", ops.Str(500).Checked(httpLink)),
+	ops.P("demo_video_url", ops.Str(500).Checked(httpLink).Desc("An absolute http(s) URL of a demo video; empty clears.")),
 	ops.P("contact_email", emailSch),
 	ops.P("features", strList),
 	ops.P("usps", strList),
@@ -99,5 +99,5 @@ var milestoneProps = []ops.Prop{
 	ops.R("date", ops.Str(10).Min1().Fmt("date").Desc("YYYY-MM-DD.")),
 	ops.R("title", ops.Str(200).Min1()),
 	ops.P("description", ops.Str(2000)),
-	ops.P("url", ops.Str(500).Checked(httpsLink).Desc("An https link.")),
+	ops.P("url", ops.Str(500).Checked(httpsLink).Desc("An absolute https URL.")),
 }

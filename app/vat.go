@@ -172,15 +172,15 @@ func normalizeVATNumber(country, raw string) (prefix, number string) {
 
 // VATInfo is the VAT treatment of a quote or order.
 type VATInfo struct {
-	Country         string `json:"country"` // billing country ("" when not given)
-	Treatment       string `json:"treatment"`
+	Country         string `json:"country" doc:"Billing country, ISO 3166-1 alpha-2; empty when not given."`
+	Treatment       string `json:"treatment" enum:"eu_consumer,reverse_charge,outside_eu,no_billing_country"`
 	RateBasisPoints int    `json:"rate_basis_points"`
-	Rate            string `json:"rate"` // percent, e.g. "19" or "25.5"
+	Rate            string `json:"rate" doc:"Percent as text, e.g. 19 or 25.5 (rate_basis_points / 100)."`
 	Note            string `json:"note"`
 	VATNumber       string `json:"vat_number,omitempty"`
 	VATNumberValid  *bool  `json:"vat_number_valid,omitempty"`
-	VATNumberCheck  string `json:"vat_number_check,omitempty"`
-	RatesAsOf       string `json:"rates_as_of"`
+	VATNumberCheck  string `json:"vat_number_check,omitempty" doc:"Who checked the VAT number: format, vies, or unavailable."`
+	RatesAsOf       string `json:"rates_as_of" format:"date"`
 }
 
 // VAT treatments.

@@ -20,8 +20,10 @@ func Monday(t time.Time) time.Time {
 // WeekOf formats the Monday of t's week.
 func WeekOf(t time.Time) string { return Monday(t).Format(dateLayout) }
 
-// weekSchema accepts this, next, last or a date (max 10 chars).
-var weekSchema = ops.Pattern(`^(this|next|last|[0-9]{4}-[0-9]{2}-[0-9]{2})$`, 10).Checked(func(v any) string {
+// weekSchema accepts this, next, last or a date (max 10 chars); the
+// pattern admits only months 01-12 and days 01-31, the check real dates.
+var weekSchema = ops.Pattern(`^(this|next|last|[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01]))$`, 10).Desc(
+	"this, next, last, or a date YYYY-MM-DD (any day: it is snapped to its Monday; years 2000-2100). At most 52 weeks ahead; weeks before the directory's first launch week are not found.").Checked(func(v any) string {
 	s := v.(string)
 	if len(s) == 10 {
 		d, err := time.Parse(dateLayout, s)

@@ -19,15 +19,15 @@ type Summary struct {
 	ID         int64        `json:"-"`
 	Slug       string       `json:"slug"`
 	Name       string       `json:"name"`
-	URL        string       `json:"url"`
+	URL        string       `json:"url" format:"uri"`
 	Tagline    string       `json:"tagline"`
-	LogoURL    string       `json:"logo_url,omitempty"`
+	LogoURL    string       `json:"logo_url,omitempty" format:"uri"`
 	Votes      int64        `json:"votes"`
 	Views      int64        `json:"views"`
 	Follows    int64        `json:"follows"`
-	Status     string       `json:"status"`
-	LaunchWeek string       `json:"launch_week,omitempty"`
-	LaunchedAt string       `json:"launched_at,omitempty"`
+	Status     string       `json:"status" enum:"$listing_status"`
+	LaunchWeek string       `json:"launch_week,omitempty" format:"date" doc:"Monday of the launch week."`
+	LaunchedAt string       `json:"launched_at,omitempty" format:"date-time"`
 	Category   *CategoryRef `json:"primary_category"`
 }
 

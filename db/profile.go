@@ -25,13 +25,13 @@ type Update struct {
 	ID        int64  `json:"id"`
 	Title     string `json:"title"`
 	Body      string `json:"body"`
-	CreatedAt string `json:"created_at"`
+	CreatedAt string `json:"created_at" format:"date-time"`
 }
 
 // Milestone is a dated achievement.
 type Milestone struct {
 	ID          int64  `json:"id"`
-	Date        string `json:"date"`
+	Date        string `json:"date" format:"date"`
 	Title       string `json:"title"`
 	Description string `json:"description"`
 	URL         string `json:"url"`
@@ -67,14 +67,14 @@ type Rating struct {
 
 // DRPoint is one Domain Rating measurement.
 type DRPoint struct {
-	Date   string `json:"date"`
+	Date   string `json:"date" format:"date"`
 	Rating int    `json:"rating"`
 }
 
 // DomainRating is the third-party Domain Rating with its trend.
 type DomainRating struct {
 	Value   *int      `json:"value"`
-	Trend   string    `json:"trend"` // up, down, flat, unknown
+	Trend   string    `json:"trend" enum:"up,down,flat,unknown"`
 	Change  int       `json:"change"`
 	Source  string    `json:"source"`
 	History []DRPoint `json:"history"`
@@ -99,7 +99,7 @@ type Listing struct {
 	FoundedYear      *int              `json:"founded_year"`
 	ContactEmail     string            `json:"contact_email"`
 	Domain           string            `json:"domain"`
-	Plan             string            `json:"plan"`
+	Plan             string            `json:"plan" enum:"none,free,paid"`
 	Categories       []CategoryRef     `json:"categories"`
 	Founders         []FounderRef      `json:"founders"`
 	FAQs             []FAQ             `json:"faqs"`
@@ -114,7 +114,7 @@ type Listing struct {
 	Story            *Story            `json:"story,omitempty"`
 	Milestones       []Milestone       `json:"milestones,omitempty"`
 	Media            []Media           `json:"media,omitempty"`
-	UpdatedAt        string            `json:"updated_at"`
+	UpdatedAt        string            `json:"updated_at" format:"date-time"`
 }
 
 // listingCols follows summaryCols with the profile columns.

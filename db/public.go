@@ -185,9 +185,20 @@ func (d *DB) Summaries(ctx context.Context, tail string, args ...any) ([]Summary
 
 // BoardItem is one leaderboard row.
 type BoardItem struct {
-	Rank    int            `json:"rank"`
-	Listing Summary        `json:"listing"`
-	Metric  map[string]any `json:"metric"`
+	Rank    int         `json:"rank"`
+	Listing Summary     `json:"listing"`
+	Metric  BoardMetric `json:"metric"`
+}
+
+// BoardMetric is what a board ranks by; revenue adds whether the figure
+// was checked, its currency and where it came from.
+type BoardMetric struct {
+	Name     string `json:"name" enum:"votes_in_week,votes,contributed_cents,domain_rating,mrr_cents"`
+	Value    int64  `json:"value"`
+	Verified *bool  `json:"verified,omitempty" doc:"revenue only: checked against a payment provider."`
+	Currency string `json:"currency,omitempty" doc:"revenue only."`
+	Source   string `json:"source,omitempty" doc:"revenue and domain-rating: where the figure came from."`
+	AsOf     string `json:"as_of,omitempty" doc:"revenue and domain-rating: when the figure was measured or reported (date or date-time)."`
 }
 
 // Board runs a leaderboard query; value is the SQL expression of the
@@ -208,7 +219,7 @@ func (d *DB) Board(ctx context.Context, metric, value, from string, offset int, 
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, BoardItem{Rank: offset + len(out) + 1, Listing: s, Metric: map[string]any{"name": metric, "value": v}})
+		out = append(out, BoardItem{Rank: offset + len(out) + 1, Listing: s, Metric: BoardMetric{Name: metric, Value: v}})
 	}
 	return out, rows.Err()
 }
@@ -320,7 +331,7 @@ type BlogPost struct {
 	Summary     string   `json:"summary"`
 	Author      string   `json:"author"`
 	Tags        []string `json:"tags"`
-	PublishedAt string   `json:"published_at"`
+	PublishedAt string   `json:"published_at" format:"date-time"`
 	Markdown    string   `json:"markdown,omitempty"`
 	FAQs        []FAQ    `json:"faqs,omitempty"`
 }
@@ -383,7 +394,7 @@ func (d *DB) BlogPostBySlug(ctx context.Context, slug string) (*BlogPost, error)
 
 // Award is a Launch of the Week placing.
 type Award struct {
-	Week    string  `json:"week"`
+	Week    string  `json:"week" format:"date"`
 	Rank    int     `json:"rank"`
 	Title   string  `json:"title"`
 	Votes   int64   `json:"votes"`

@@ -82,6 +82,7 @@ func tryConnect(e *apitest.Env, c conn) (*sdk.ClientSession, error) {
 	if client == nil {
 		client = sdk.NewClient(&sdk.Implementation{Name: "launchdir-test", Version: "1.0.0"}, nil)
 	}
+	client.AddSendingMiddleware(checkOutputSchema(e))
 	tr := &sdk.StreamableClientTransport{
 		Endpoint:   e.URL + c.path,
 		HTTPClient: &http.Client{Transport: headerTransport{http.DefaultTransport, c.hdr}, Timeout: 20 * time.Second},
@@ -90,6 +91,31 @@ func tryConnect(e *apitest.Env, c conn) (*sdk.ClientSession, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	return client.Connect(ctx, tr, &sdk.ClientSessionOptions{ProtocolVersion: c.version})
+}
+
+// checkOutputSchema validates every successful tools/call result's
+// structuredContent against the tool's outputSchema; a mismatch turns the
+// call into an error naming the tool and the JSON path.
+func checkOutputSchema(e *apitest.Env) sdk.Middleware {
+	return func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			res, err := next(ctx, method, req)
+			r, ok := res.(*sdk.CallToolResult)
+			if err != nil || !ok || r.IsError {
+				return res, err
+			}
+			p, _ := req.GetParams().(*sdk.CallToolParams)
+			op := e.App.Table.Get(p.Name)
+			if op == nil {
+				return res, err
+			}
+			b, _ := json.Marshal(r.StructuredContent)
+			if verr := apitest.ValidateJSON(mcp.BuildTool(op).OutputSchema, b); verr != nil {
+				return res, fmt.Errorf("tool %s: structuredContent does not match its outputSchema: %v", p.Name, verr)
+			}
+			return res, nil
+		}
+	}
 }
 
 func bearer(key string) map[string]string { return map[string]string{"Authorization": "Bearer " + key} }
@@ -515,7 +541,37 @@ func rpc(t *testing.T, e *apitest.Env, path, body string, hdr ...string) (*http.
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
+	checkRawToolResult(t, e, body, string(b))
 	return resp, string(b)
+}
+
+// checkRawToolResult validates a raw tools/call reply's structuredContent
+// against the tool's outputSchema, like checkOutputSchema does for the SDK.
+func checkRawToolResult(t *testing.T, e *apitest.Env, reqBody, respBody string) {
+	t.Helper()
+	var req struct {
+		Method string `json:"method"`
+		Params struct {
+			Name string `json:"name"`
+		} `json:"params"`
+	}
+	var resp struct {
+		Result *struct {
+			IsError           bool            `json:"isError"`
+			StructuredContent json.RawMessage `json:"structuredContent"`
+		} `json:"result"`
+	}
+	if json.Unmarshal([]byte(reqBody), &req) != nil || req.Method != "tools/call" ||
+		json.Unmarshal([]byte(sseData(respBody)), &resp) != nil || resp.Result == nil || resp.Result.IsError {
+		return
+	}
+	op := e.App.Table.Get(req.Params.Name)
+	if op == nil {
+		return
+	}
+	if err := apitest.ValidateJSON(mcp.BuildTool(op).OutputSchema, resp.Result.StructuredContent); err != nil {
+		t.Errorf("tool %s: structuredContent does not match its outputSchema: %v", op.ID, err)
+	}
 }
 
 const callGetAccount = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"get_account","arguments":{}}}`
@@ -841,6 +897,9 @@ func TestResourcesAndPrompts(t *testing.T) {
 func TestProgress(t *testing.T) {
 	e := newEnv(t, func(a *app.App) {
 		op := &ops.Operation{ID: "zz_slow", Method: "POST", Path: "/zz-slow", Toolset: "public", Summary: "Test",
+			Output: ops.Out[struct {
+				Steps int64 `json:"steps"`
+			}](),
 			Body: ops.Obj(ops.P("steps", ops.Int(1, 5))),
 			Handler: func(ctx context.Context, in *ops.Input) (any, error) {
 				n := in.Int("steps")

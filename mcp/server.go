@@ -295,12 +295,8 @@ func BuildTool(op *ops.Operation) *sdk.Tool {
 			"description": "Optional key (max 255 characters) making retries safe: a repeated call with the same key and arguments returns the first result instead of acting twice.",
 		}
 	}
-	var out map[string]any
-	if op.Output != nil {
-		out = ops.JSONSchema(op.Output)
-	} else {
-		out = map[string]any{"type": "object"}
-	}
+	// The same schema as the REST response, self-contained ($defs).
+	out := ops.Standalone(op.Output)
 	readOnly := op.ReadOnly()
 	ann := &sdk.ToolAnnotations{
 		Title:          op.Summary,
@@ -467,7 +463,7 @@ func (h *Handler) callTool(op *ops.Operation) sdk.ToolHandler {
 // errorResult is a tool error carrying the same problem document as REST.
 func errorResult(err error) *sdk.CallToolResult {
 	e := ops.AsError(err)
-	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: string(ops.ProblemBody(e, ""))}}}
+	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: string(ops.ProblemBody(e))}}}
 }
 
 // decodeArgs turns raw tool arguments into the executor's argument map,

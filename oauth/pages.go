@@ -7,6 +7,7 @@ import (
 	"net/url"
 
 	"launchdir/ops"
+	"launchdir/site/layout"
 )
 
 // scopeText explains each scope on the consent page.
@@ -16,26 +17,9 @@ var scopeText = map[string]string{
 	ops.ScopeOrdersWrite:   "Get quotes and create checkouts for orders (payment still happens on the checkout page)",
 }
 
-var pages = template.Must(template.New("layout").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>{{.Title}} · {{.Site}}</title>
-<style>
-body{font:16px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:#f5f5f7;color:#1d1d1f;margin:0}
-main{max-width:26rem;margin:4rem auto;background:#fff;border-radius:12px;padding:2rem;box-shadow:0 1px 4px rgba(0,0,0,.08)}
-h1{font-size:1.3rem;margin:0 0 1rem}
-label{display:block;margin:.8rem 0 .2rem;font-weight:600}
-input[type=email],input[type=password]{width:100%;box-sizing:border-box;padding:.6rem;border:1px solid #ccc;border-radius:8px;font-size:1rem}
-button{padding:.6rem 1.2rem;border-radius:8px;border:1px solid #0a58ca;background:#0b5ed7;color:#fff;font-size:1rem;cursor:pointer;margin:1rem .5rem 0 0}
-button.secondary{background:#fff;color:#1d1d1f;border-color:#ccc}
-button.link{background:none;border:none;color:#0b5ed7;padding:0;font-size:.9rem}
-.error{background:#fdecea;color:#8a1c12;padding:.6rem .8rem;border-radius:8px}
-.muted{color:#6e6e73;font-size:.9rem}
-ul{padding-left:1.2rem} li{margin:.4rem 0} code{font-size:.85rem;word-break:break-all}
-</style></head><body><main>
-{{if eq .Page "signin"}}{{template "signin" .}}{{else if eq .Page "consent"}}{{template "consent" .}}{{else}}{{template "error" .}}{{end}}
-</main></body></html>
+// pages hold the content of each OAuth page; the shared frame (header,
+// footer, stylesheet) comes from site/layout.
+var pages = template.Must(template.New("content").Parse(`{{if eq .Page "signin"}}{{template "signin" .}}{{else if eq .Page "consent"}}{{template "consent" .}}{{else}}{{template "error" .}}{{end}}
 {{define "error"}}<h1>{{.Title}}</h1><p>{{.Detail}}</p>{{end}}
 {{define "signin"}}<h1>Sign in to {{.Site}}</h1>
 {{if .Error}}<p class="error" role="alert">{{.Error}}</p>{{end}}
@@ -75,8 +59,13 @@ type pageData struct {
 
 func (s *Server) render(w http.ResponseWriter, status int, d *pageData) {
 	d.Site = s.App.Cfg.SiteName
-	var buf bytes.Buffer
-	if err := pages.Execute(&buf, d); err != nil {
+	var content, buf bytes.Buffer
+	err := pages.Execute(&content, d)
+	if err == nil {
+		err = layout.Render(&buf, &layout.Head{Title: d.Title, Site: d.Site, NoIndex: true, NoReferrer: true, Narrow: true,
+			Body: template.HTML(content.String())})
+	}
+	if err != nil {
 		s.App.Log.Error("oauth page", "err", err)
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
@@ -88,7 +77,7 @@ func (s *Server) render(w http.ResponseWriter, status int, d *pageData) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	// No form-action: browsers apply it to the redirect back to the client.
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'")
+	h.Set("Content-Security-Policy", "default-src 'none'; "+layout.StyleSrc+"; frame-ancestors 'none'; base-uri 'none'")
 	w.WriteHeader(status)
 	w.Write(buf.Bytes())
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"runtime/debug"
+	"sort"
 )
 
 // Result is a finished call: the status and the exact JSON body, so a
@@ -76,7 +77,7 @@ func (x *Executor) Call(ctx context.Context, op *Operation, p *Principal, args m
 			x.Idem.Abandon(context.WithoutCancel(ctx), p.UserID, idemKey)
 			return nil, err
 		}
-		res = &Result{Status: e.Code.Status(), Body: ProblemBody(e, "")}
+		res = &Result{Status: e.Code.Status(), Body: ProblemBody(e)}
 		if ferr := x.Idem.Finish(context.WithoutCancel(ctx), p.UserID, idemKey, res); ferr != nil {
 			x.Log.Error("idempotency finish", "err", ferr)
 		}
@@ -136,34 +137,61 @@ func requestHash(opID string, args map[string]any) string {
 	return hex.EncodeToString(h[:])
 }
 
-// Problem is the RFC 9457 body.
+// Problem is the RFC 9457 body. It has no instance member: a stored
+// idempotent failure must replay byte for byte.
 type Problem struct {
-	Type     string         `json:"type"`
-	Title    string         `json:"title"`
-	Status   int            `json:"status"`
-	Detail   string         `json:"detail,omitempty"`
-	Instance string         `json:"instance,omitempty"`
-	Code     Code           `json:"code"`
-	Errors   []FieldError   `json:"errors,omitempty"`
-	Scope    string         `json:"required_scope,omitempty"`
-	Extra    map[string]any `json:"extra,omitempty"`
+	Type   string       `json:"type" format:"uri" doc:"<base-url>/problems/<code>: a page explaining the problem."`
+	Title  string       `json:"title"`
+	Status int          `json:"status" doc:"The HTTP status."`
+	Detail string       `json:"detail,omitempty"`
+	Code   Code         `json:"code" enum:"$problem_code" doc:"Stable machine-readable class; the HTTP status follows from it."`
+	Errors []FieldError `json:"errors,omitempty" doc:"invalid: one entry per bad input."`
+	Scope  string       `json:"required_scope,omitempty" enum:"$scope" doc:"forbidden: the scope the credential lacks."`
+	Extra  ProblemExtra `json:"extra,omitempty"`
+}
+
+// ProblemExtra carries facts a client can act on.
+type ProblemExtra map[string]any
+
+// OutputSchema documents the extra members the service sends.
+func (ProblemExtra) OutputSchema() map[string]any {
+	return map[string]any{"type": "object", "additionalProperties": false,
+		"description": "Facts a client can act on, by problem.",
+		"properties": map[string]any{
+			"claim_id":     map[string]any{"type": "integer", "description": "conflict on claim_listing: your pending claim of this listing."},
+			"promo_reason": map[string]any{"type": "string", "enum": enumValues("$promo_reason"), "description": "invalid promo_code: why the code cannot be used."},
+		}}
+}
+
+// Codes lists every problem code (the Problem schema's enum).
+func Codes() []string {
+	out := make([]string, 0, len(codeInfo))
+	for c := range codeInfo {
+		out = append(out, string(c))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func init() {
+	RegisterEnum("problem_code", Codes())
+	RegisterEnum("scope", AllScopes)
 }
 
 // ProblemTypeBase prefixes problem type URIs; set from the base URL at start.
 var ProblemTypeBase = "/problems/"
 
-// ProblemFor builds the problem document of an error. instance is left
-// empty by both doors: a stored idempotent failure must replay byte for byte.
-func ProblemFor(e *Error, instance string) Problem {
+// ProblemFor builds the problem document of an error.
+func ProblemFor(e *Error) Problem {
 	return Problem{
 		Type: ProblemTypeBase + string(e.Code), Title: e.Code.Title(), Status: e.Code.Status(),
-		Detail: e.Detail, Instance: instance, Code: e.Code, Errors: e.Fields, Scope: e.Scope, Extra: e.Extra,
+		Detail: e.Detail, Code: e.Code, Errors: e.Fields, Scope: e.Scope, Extra: e.Extra,
 	}
 }
 
 // ProblemBody is the marshaled problem document.
-func ProblemBody(e *Error, instance string) json.RawMessage {
-	b, _ := json.Marshal(ProblemFor(e, instance))
+func ProblemBody(e *Error) json.RawMessage {
+	b, _ := json.Marshal(ProblemFor(e))
 	return b
 }
 

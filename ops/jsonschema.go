@@ -5,8 +5,19 @@ package ops
 func JSONSchema(s *Schema) map[string]any {
 	m := map[string]any{}
 	if s.Nullable {
-		m["type"] = []string{s.Type, "null"}
-	} else if s.Type != "" {
+		// anyOf, not a type array: several MCP clients read "type" as a
+		// single string (see Reflector).
+		c := *s
+		c.Nullable = false
+		inner := JSONSchema(&c)
+		out := Nullable(inner)
+		if d, ok := inner["description"]; ok {
+			delete(inner, "description")
+			out["description"] = d
+		}
+		return out
+	}
+	if s.Type != "" {
 		m["type"] = s.Type
 	}
 	set := func(k string, v any, ok bool) {

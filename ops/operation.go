@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 )
 
@@ -67,8 +68,15 @@ type Operation struct {
 	Paginated   bool    // adds page and per_page
 	Destructive bool
 	OpenWorld   bool // reads the web (crawler)
-	Output      *Schema
-	Handler     Handler
+	// Output is the Go type of the success body (ops.Out[T]()); the
+	// OpenAPI response schema and the MCP outputSchema are generated from it.
+	Output reflect.Type
+	// Tag groups the operation in the OpenAPI document (default: Toolset).
+	Tag string
+	// Location, for 201s, is the path (below /api/v1) of what was created,
+	// with {field} filled from the body's top-level fields.
+	Location string
+	Handler  Handler
 }
 
 // Page parameters shared by every paginated operation (spec section 8).
@@ -85,6 +93,14 @@ func (o *Operation) AllParams() []Param {
 	return append(append([]Param{}, o.Params...),
 		Param{Name: "page", In: "query", Schema: PageSchema},
 		Param{Name: "per_page", In: "query", Schema: PerPageSchema})
+}
+
+// TagName is the operation's OpenAPI tag.
+func (o *Operation) TagName() string {
+	if o.Tag != "" {
+		return o.Tag
+	}
+	return o.Toolset
 }
 
 // ReadOnly reports whether the operation changes nothing.
@@ -177,6 +193,12 @@ func NewTable(list []*Operation) (*Table, error) {
 		}
 		if o.Handler == nil {
 			return nil, fmt.Errorf("operation %s has no handler", o.ID)
+		}
+		if o.Output == nil {
+			return nil, fmt.Errorf("operation %s has no output type", o.ID)
+		}
+		if o.SuccessStatus() == 201 && o.Location == "" {
+			return nil, fmt.Errorf("operation %s answers 201 without a Location", o.ID)
 		}
 		seen := map[string]bool{}
 		for _, p := range o.InputSchema().Props {

@@ -143,6 +143,8 @@ func checkString(s *Schema, str string, add func(string, ...any)) {
 		at := strings.LastIndex(str, "@")
 		if a, err := mail.ParseAddress(str); err != nil || a.Address != str || at < 1 || !strings.Contains(str[at:], ".") {
 			add("must be an email address")
+		} else if msg := emailLimits(str, at); msg != "" {
+			add("%s", msg)
 		}
 	case "date":
 		if d, err := time.Parse("2006-01-02", str); err != nil {
@@ -155,6 +157,21 @@ func checkString(s *Schema, str string, add func(string, ...any)) {
 			add("must be a UUID")
 		}
 	}
+}
+
+// emailLimits applies RFC 5321's sizes, which the documented format
+// "email" implies: at most 64 characters before the @, domain labels of
+// 1 to 63 characters.
+func emailLimits(s string, at int) string {
+	if at > 64 {
+		return "must be an email address with at most 64 characters before the @"
+	}
+	for _, label := range strings.Split(s[at+1:], ".") {
+		if len(label) == 0 || len(label) > 63 {
+			return "must be an email address whose domain labels have 1 to 63 characters"
+		}
+	}
+	return ""
 }
 
 // hasControl finds C0/C1 control characters other than tab, newline and

@@ -46,8 +46,11 @@ func TestValidateBounds(t *testing.T) {
 		`{"name":"a","kind":"c"}`:                  "kind",
 		`{"name":"a","when":"2026-02-30"}`:         "when",
 		`{"name":"a","mail":"nope"}`:               "mail",
-		`{"name":"a","extra":1}`:                   "extra",
-		`{"name":null}`:                            "name",
+		`{"name":"a","mail":"` + strings.Repeat("a", 64) + `@x.example"}`: "",
+		`{"name":"a","mail":"` + strings.Repeat("a", 65) + `@x.example"}`: "mail",
+		`{"name":"a","mail":"a@` + strings.Repeat("b", 64) + `.example"}`: "mail",
+		`{"name":"a","extra":1}`: "extra",
+		`{"name":null}`:          "name",
 	}
 	for body, want := range cases {
 		_, errs := Validate(s, decode(t, body), "")

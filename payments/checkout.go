@@ -1,21 +1,21 @@
 package payments
 
 import (
+	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"html/template"
 	"net/http"
-	"net/mail"
 	"net/url"
 	"strings"
 
 	"launchdir/app"
 	"launchdir/ops"
+	"launchdir/site/layout"
 
 	"github.com/julienschmidt/httprouter"
 )
@@ -102,6 +102,8 @@ func (c *CheckoutPage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		d.Message = "The payment failed. Nothing was charged."
 	case o.Status == "canceled" && result == "canceled":
 		d.Message = "You left the checkout. Nothing was charged."
+	case o.Status == "pending" && result == "repriced":
+		d.Message = "Billing country updated: VAT " + o.VAT.Rate + "% (" + o.VAT.Note + "). The new total is " + d.Total + "."
 	}
 	switch {
 	case r.URL.Query().Get("stripe") == "canceled" && o.Status == "pending":
@@ -131,9 +133,23 @@ func (c *CheckoutPage) post(w http.ResponseWriter, r *http.Request, o *app.Order
 	method := r.PostForm.Get("method")
 	action := r.PostForm.Get("action")
 	ctx := r.Context()
-	if msg := checkBilling(r.PostForm); action == "succeed" && msg != "" {
-		c.render(w, http.StatusBadRequest, c.withError(o, msg))
+	if action == "billing" {
+		c.reprice(w, r, o)
 		return
+	}
+	if action == "succeed" && o.Status == "pending" {
+		// The VAT country is changed with its own button (it re-prices);
+		// a different country sent with the payment is refused, never ignored.
+		if cc := strings.ToUpper(strings.TrimSpace(r.PostForm.Get("billing_country"))); cc != "" && cc != o.VAT.Country {
+			c.render(w, http.StatusBadRequest, c.withError(o, "The billing country changed: use “Update billing country” first, the VAT and total depend on it."))
+			return
+		}
+		err := c.App.SetOrderBilling(ctx, o.CheckoutToken, app.OrderBilling{Name: r.PostForm.Get("billing_name"),
+			Email: r.PostForm.Get("billing_email"), Address: r.PostForm.Get("billing_address")})
+		if e := ops.AsError(err); err != nil && e.Code == ops.CodeInvalid {
+			c.render(w, http.StatusBadRequest, c.withError(o, fieldMessage(e)))
+			return
+		}
 	}
 	var result string
 	switch action {
@@ -177,23 +193,44 @@ func (c *CheckoutPage) post(w http.ResponseWriter, r *http.Request, o *app.Order
 	http.Redirect(w, r, "/checkout/"+url.PathEscape(o.CheckoutToken)+"?result="+result, http.StatusSeeOther)
 }
 
-// checkBilling validates the billing details typed on the page (the VAT
-// country itself was fixed when the order was built).
-func checkBilling(f url.Values) string {
-	if email := strings.TrimSpace(f.Get("billing_email")); email != "" {
-		if a, err := mail.ParseAddress(email); err != nil || a.Address != email || !strings.Contains(email[strings.LastIndex(email, "@"):], ".") {
-			return "Enter a valid billing email address."
+// fieldMessage turns a validation problem into one sentence for the page.
+func fieldMessage(e *ops.Error) string {
+	if len(e.Fields) == 0 {
+		return e.Detail
+	}
+	names := map[string]string{"billing_country": "Billing country", "vat_number": "VAT number", "billing_name": "Name",
+		"billing_email": "Email", "billing_address": "Address"}
+	var parts []string
+	for _, f := range e.Fields {
+		n := names[f.Field]
+		if n == "" {
+			n = f.Field
 		}
+		parts = append(parts, n+": "+f.Message+".")
 	}
-	if c := strings.TrimSpace(f.Get("billing_country")); c != "" && !app.IsCountry(c) {
-		return "Choose a valid billing country."
-	}
-	for _, k := range []string{"billing_name", "billing_address", "billing_email", "billing_country", "vat_number"} {
-		if len(f.Get(k)) > 500 {
-			return "Billing details are too long."
+	return strings.Join(parts, " ")
+}
+
+// reprice changes the billing country and VAT number of a pending order:
+// the VAT is worked out again and the page shows the new total before any
+// payment.
+func (c *CheckoutPage) reprice(w http.ResponseWriter, r *http.Request, o *app.Order) {
+	o2, err := c.App.RepriceOrderVAT(r.Context(), o.CheckoutToken, r.PostForm.Get("billing_country"), r.PostForm.Get("vat_number"))
+	if err != nil {
+		e := ops.AsError(err)
+		status := e.Code.Status()
+		if status >= 500 {
+			c.App.Log.Error("checkout reprice", "order", o.Number, "err", err)
+			c.render(w, status, c.withError(o, "Something went wrong."))
+			return
 		}
+		d := c.withError(o, fieldMessage(e))
+		d.CSRF = r.PostForm.Get("csrf")
+		d.FormCountry, d.FormVATNumber = r.PostForm.Get("billing_country"), r.PostForm.Get("vat_number")
+		c.render(w, status, d)
+		return
 	}
-	return ""
+	http.Redirect(w, r, "/checkout/"+url.PathEscape(o2.CheckoutToken)+"?result=repriced", http.StatusSeeOther)
 }
 
 func inList(list []string, s string) bool {
@@ -227,6 +264,10 @@ type pageData struct {
 	Stripe                                  bool
 	Email                                   string
 	Countries                               []string
+	PaidOn                                  string // human date, e.g. 18 November 2026, 12:00 UTC
+	Listings                                []app.OrderListingLink
+	Home                                    string
+	FormCountry, FormVATNumber              string // what was typed into the billing country form
 }
 
 func money(cents int64, cur string) string {
@@ -242,7 +283,14 @@ func (c *CheckoutPage) data(o *app.Order) pageData {
 		Methods: PaymentMethods, Email: o.UserEmail,
 		Subtotal: money(o.SubtotalCents, o.Currency), Discount: money(o.DiscountCents, o.Currency),
 		Taxable: money(o.TaxableCents, o.Currency), VAT: money(o.VATCents, o.Currency), Total: money(o.TotalCents, o.Currency),
-		Payable: o.Status == "pending", Stripe: o.Provider == "stripe"}
+		Payable: o.Status == "pending", Stripe: o.Provider == "stripe", Home: c.App.Cfg.BaseURL + "/",
+		FormCountry: o.VAT.Country, FormVATNumber: o.VAT.VATNumber}
+	if o.PaidAt != nil {
+		d.PaidOn = app.HumanTime(*o.PaidAt)
+	}
+	if links, err := c.App.OrderListings(context.Background(), o); err == nil {
+		d.Listings = links
+	}
 	for _, l := range o.Lines {
 		pl := pageLine{Name: l.Name, Listing: l.ListingName, Net: money(l.NetCents, o.Currency), Discount: money(l.DiscountCents, o.Currency),
 			VATRate: l.VATRate + "%", VAT: money(l.VATCents, o.Currency), Total: money(l.TotalCents, o.Currency), HasDiscount: l.DiscountCents > 0}
@@ -281,26 +329,24 @@ func (c *CheckoutPage) render(w http.ResponseWriter, status int, d pageData) {
 		d.Site = c.App.Cfg.SiteName
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'")
-	w.WriteHeader(status)
-	if err := pageTmpl.Execute(w, d); err != nil {
-		c.App.Log.Error("checkout page", "err", errors.Unwrap(err))
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; "+layout.StyleSrc+"; form-action 'self'; frame-ancestors 'none'")
+	var content, page bytes.Buffer
+	err := pageTmpl.Execute(&content, d)
+	if err == nil {
+		err = layout.Render(&page, &layout.Head{Title: d.Title, Site: d.Site, NoIndex: true, Body: template.HTML(content.String())})
 	}
+	if err != nil {
+		c.App.Log.Error("checkout page", "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.WriteHeader(status)
+	w.Write(page.Bytes())
 }
 
-var pageTmpl = template.Must(template.New("checkout").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>{{.Title}} · {{.Site}}</title>
-<style>
-body{font:16px/1.5 system-ui,sans-serif;max-width:760px;margin:2rem auto;padding:0 1rem;color:#111827}
-.test{background:#fef3c7;border:2px dashed #d97706;color:#92400e;padding:.75rem 1rem;font-weight:700;text-align:center;letter-spacing:.05em}
-table{width:100%;border-collapse:collapse;margin:1rem 0}th,td{padding:.4rem;border-bottom:1px solid #e5e7eb;text-align:left}td.n,th.n{text-align:right}
-.err{background:#fee2e2;color:#991b1b;padding:.75rem}.msg{background:#dcfce7;color:#166534;padding:.75rem}
-fieldset{border:1px solid #d1d5db;margin:1rem 0}label{display:block;margin:.3rem 0}button{padding:.5rem 1rem;margin-right:.5rem}
-small{color:#6b7280}
-</style></head><body>
-{{if .TestMode}}<div class="test">TEST MODE — no real payment is taken; choose an outcome below</div>{{end}}
+// pageTmpl is the checkout page's content; the shared frame (header,
+// footer, stylesheet) comes from site/layout.
+var pageTmpl = template.Must(template.New("checkout").Parse(`{{if .TestMode}}<div class="test">TEST MODE — no real payment is taken; choose an outcome below</div>{{end}}
 <h1>{{.Site}} checkout</h1>
 {{if .Error}}<p class="err">{{.Error}}</p>{{end}}
 {{if .Message}}<p class="msg">{{.Message}}</p>{{end}}
@@ -319,13 +365,20 @@ small{color:#6b7280}
 {{if $.TestMode}}
 <form method="post">
 <input type="hidden" name="csrf" value="{{$.CSRF}}">
+<fieldset><legend>Billing country and VAT</legend>
+<p><small>The VAT above is worked out from these. Changing them recalculates the VAT and the total before you pay.</small></p>
+<label>Country (ISO code, e.g. DE) <input name="billing_country" value="{{$.FormCountry}}" maxlength="2" size="3" required autocomplete="country"></label>
+<label>EU business VAT number (optional) <input name="vat_number" value="{{$.FormVATNumber}}" maxlength="32"></label>
+<button name="action" value="billing">Update billing country</button>
+</fieldset>
+</form>
+<form method="post">
+<input type="hidden" name="csrf" value="{{$.CSRF}}">
 <fieldset><legend>Billing details</legend>
-<label>Name <input name="billing_name" autocomplete="name"></label>
-<label>Email <input name="billing_email" type="email" value="{{$.Email}}" autocomplete="email"></label>
-<label>Address <input name="billing_address" autocomplete="street-address"></label>
-<label>Country <input name="billing_country" value="{{.VAT.Country}}" maxlength="2" size="3"></label>
-<label>VAT number <input name="vat_number" value="{{.VAT.VATNumber}}" maxlength="32"></label>
-<small>VAT was worked out from the billing country and VAT number given when the order was built.</small>
+<p>Billing country <strong id="billing-country">{{if .VAT.Country}}{{.VAT.Country}}{{else}}none{{end}}</strong>{{if .VAT.VATNumber}}, VAT number <strong>{{.VAT.VATNumber}}</strong>{{end}} <small>(change it above)</small></p>
+<label>Name <input name="billing_name" autocomplete="name" maxlength="500"></label>
+<label>Email <input name="billing_email" type="email" value="{{$.Email}}" autocomplete="email" maxlength="500"></label>
+<label>Address <input name="billing_address" autocomplete="street-address" maxlength="500"></label>
 </fieldset>
 <fieldset><legend>Payment method (simulated)</legend>
 {{range $i, $m := $.Methods}}<label><input type="radio" name="method" value="{{$m}}"{{if eq $i 0}} checked{{end}}> {{$m}}</label>{{end}}
@@ -337,9 +390,12 @@ small{color:#6b7280}
 {{else if $.Stripe}}
 <p><a href="{{.CheckoutURL}}">Continue to the secure payment page</a> (card, wallet, PayPal and more).</p>
 {{end}}
-{{else if eq .Status "paid"}}<p class="msg">Paid{{if .PaidAt}} on {{.PaidAt}}{{end}}. Your purchase is active.</p>
+{{else if eq .Status "paid"}}<p class="msg">Paid{{if $.PaidOn}} on <time datetime="{{.PaidAt}}">{{$.PaidOn}}</time>{{end}}. Your purchase is active.</p>
+{{if .Billing.Name}}<p><small>Billed to {{.Billing.Name}}{{if .Billing.Address}}, {{.Billing.Address}}{{end}}{{if .Billing.Country}}, {{.Billing.Country}}{{end}}</small></p>{{end}}
 {{else if eq .Status "pending"}}<p>Waiting for the payment confirmation.</p>
 {{else}}<p>This order is {{.Status}} and cannot be paid. Start a new checkout to buy again.</p>{{end}}
 {{end}}
-</body></html>
+<nav aria-label="Next steps"><h2>Next</h2><ul>
+{{range .Listings}}<li>{{if .URL}}<a href="{{.URL}}">See {{.Name}} on the site</a>{{else}}{{.Name}}: {{.Status}}{{if .Week}}, launch week of {{.Week}}{{end}}{{end}}</li>
+{{end}}<li><a href="{{.Home}}">Back to {{.Site}}</a></li></ul></nav>
 `))

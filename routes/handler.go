@@ -40,6 +40,9 @@ func (s *Server) operationHandler(op *ops.Operation) httprouter.Handle {
 		if res.Replayed {
 			w.Header().Set("Idempotent-Replayed", "true")
 		}
+		if op.Location != "" && res.Status == http.StatusCreated {
+			w.Header().Set("Location", "/api/v1"+ops.FillPath(op.Location, res.Body))
+		}
 		writeJSON(w, r, res.Status, res.Body, op.Method == http.MethodGet, p == nil && op.Scope == "")
 	}
 }
@@ -241,5 +244,5 @@ func writeProblem(w http.ResponseWriter, r *http.Request, err error) {
 	h.Set("Content-Type", "application/problem+json")
 	h.Set("Cache-Control", "no-store")
 	w.WriteHeader(e.Code.Status())
-	w.Write(ops.ProblemBody(e, ""))
+	w.Write(ops.ProblemBody(e))
 }

@@ -1,9 +1,12 @@
 package routes
 
 import (
+	_ "embed"
 	"encoding/json"
 	"net/http"
+	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"launchdir/app"
@@ -14,15 +17,53 @@ import (
 
 var pathParam = regexp.MustCompile(`:([a-z_]+)`)
 
-// OpenAPI builds the OpenAPI 3.1 document from the operations table.
+// examples.json holds a success body per public operation, taken from the
+// demo directory (regenerate: go test ./routes -run TestOpenAPIExamples -update).
+//
+//go:embed examples.json
+var examplesJSON []byte
+
+var examples = func() map[string]json.RawMessage {
+	m := map[string]json.RawMessage{}
+	if err := json.Unmarshal(examplesJSON, &m); err != nil {
+		panic("routes/examples.json: " + err.Error())
+	}
+	return m
+}()
+
+// OpenAPIPath turns an httprouter path into an OpenAPI path template.
+func OpenAPIPath(p string) string { return pathParam.ReplaceAllString(p, "{$1}") }
+
+// tagInfo declares the document's tags, in order.
+var tagInfo = []struct{ name, desc string }{
+	{"public", "Public reads: listings, categories, launches, leaderboards, founders, blog, awards, badges. No sign-in needed."},
+	{"account", "The signed-in user: account, founder interview."},
+	{"drafts", "Submit a product by URL; the crawler drafts its profile with evidence; edit and submit."},
+	{"listings", "Your listings: edit, updates, milestones, story, free launch."},
+	{"claims", "Claim an existing listing by DNS, meta tag, file or email."},
+	{"orders", "Products, quotes and hosted checkout."},
+}
+
+// OpenAPI builds the OpenAPI 3.1 document from the operations table. Every
+// response schema is generated from the operation's Go output type.
 func OpenAPI(a *app.App) ([]byte, error) {
+	refl := ops.NewReflector("#/components/schemas/")
+	refl.Schema(reflect.TypeFor[ops.Problem]())
 	paths := map[string]map[string]any{}
 	for _, op := range a.Table.Ops {
-		p := pathParam.ReplaceAllString(op.Path, "{$1}")
+		p := OpenAPIPath(op.Path)
 		if paths[p] == nil {
 			paths[p] = map[string]any{}
 		}
-		paths[p][strings.ToLower(op.Method)] = operationDoc(op)
+		paths[p][strings.ToLower(op.Method)] = operationDoc(op, refl)
+	}
+	schemas := map[string]any{}
+	for k, v := range refl.Defs {
+		schemas[k] = v
+	}
+	var tags []any
+	for _, t := range tagInfo {
+		tags = append(tags, map[string]any{"name": t.name, "description": t.desc})
 	}
 	doc := map[string]any{
 		"openapi":           "3.1.0",
@@ -30,33 +71,122 @@ func OpenAPI(a *app.App) ([]byte, error) {
 		"info": map[string]any{
 			"title":       "launchdir API",
 			"version":     app.Version,
-			"description": "Startup listing directory: public reads, signed-in writes, drafts from a crawl with evidence, orders with hosted checkout. Every operation is also an MCP tool of the same name at " + a.MCPURL() + ".",
+			"description": "Startup listing directory: public reads, signed-in writes, drafts from a crawl with evidence, orders with hosted checkout. Every operation is also an MCP tool of the same name at " + a.MCPURL() + ". Errors are RFC 9457 problems (application/problem+json) with a stable `code`.",
+			"contact":     map[string]any{"name": a.Cfg.SiteName, "url": a.Cfg.BaseURL + "/"},
+			"license":     map[string]any{"name": "All rights reserved (API terms at the site)", "url": a.Cfg.BaseURL + "/"},
 		},
-		"servers": []any{map[string]any{"url": a.APIURL()}},
+		"servers": []any{map[string]any{"url": a.APIURL(), "description": "This server"}},
+		"tags":    tags,
 		"paths":   paths,
 		"components": map[string]any{
-			"securitySchemes": map[string]any{
-				"bearer": map[string]any{"type": "http", "scheme": "bearer",
-					"description": "An API key or an OAuth 2.1 access token. Scopes: account:read, listings:write, orders:write."},
-			},
-			"schemas": map[string]any{"Problem": problemSchema()},
-			"responses": map[string]any{
-				"Problem": map[string]any{"description": "RFC 9457 problem", "content": map[string]any{
-					"application/problem+json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Problem"}}}},
-			},
+			"securitySchemes": securitySchemes(a),
+			"schemas":         schemas,
+			"responses":       problemResponses(),
+			"headers":         headerDocs(),
 		},
 	}
 	return json.MarshalIndent(doc, "", "  ")
 }
 
-func operationDoc(op *ops.Operation) map[string]any {
+func securitySchemes(a *app.App) map[string]any {
+	scopes := map[string]any{
+		ops.ScopeAccountRead:   "Read your account, drafts, listings, claims and orders.",
+		ops.ScopeListingsWrite: "Submit and edit drafts and listings, claim listings.",
+		ops.ScopeOrdersWrite:   "Quote orders and create checkouts.",
+	}
+	return map[string]any{
+		"bearer": map[string]any{"type": "http", "scheme": "bearer",
+			"description": "An API key (ldk_…, `launchdir apikey create`) or an OAuth 2.1 access token. Scopes: account:read, listings:write, orders:write."},
+		"oauth2": map[string]any{"type": "oauth2",
+			"description": "OAuth 2.1 authorization code with PKCE (S256). Clients register dynamically at " + a.Cfg.BaseURL + "/oauth/register; metadata at " + a.Cfg.BaseURL + "/.well-known/oauth-authorization-server.",
+			"flows": map[string]any{"authorizationCode": map[string]any{
+				"authorizationUrl": a.Cfg.BaseURL + "/oauth/authorize",
+				"tokenUrl":         a.Cfg.BaseURL + "/oauth/token",
+				"refreshUrl":       a.Cfg.BaseURL + "/oauth/token",
+				"scopes":           scopes,
+			}}},
+	}
+}
+
+// headerDocs are the response headers the server sends.
+func headerDocs() map[string]any {
+	h := func(desc string, schema map[string]any) map[string]any {
+		return map[string]any{"description": desc, "schema": schema}
+	}
+	always := func(desc string, schema map[string]any) map[string]any { // sent on every response it is listed on
+		return map[string]any{"description": desc, "schema": schema, "required": true}
+	}
+	str, integer := map[string]any{"type": "string"}, map[string]any{"type": "integer", "minimum": 0}
+	return map[string]any{
+		"ETag":                always("Strong validator of the body; send it back in If-None-Match to get 304.", str),
+		"Cache-Control":       always("public, max-age=30 on anonymous public reads; private, no-cache on signed-in reads; no-store otherwise.", str),
+		"RateLimit-Limit":     h("Requests allowed in the current window (burst), per client address.", integer),
+		"RateLimit-Remaining": h("Requests left in the current window.", integer),
+		"RateLimit-Reset":     h("Seconds until the window is full again.", integer),
+		"RateLimit-Policy":    h("The limit policy, e.g. 40;w=2.", str),
+		"Retry-After":         always("Seconds to wait before retrying.", integer),
+		"Idempotent-Replayed": h("true when this is the stored response of an earlier request with the same Idempotency-Key.", map[string]any{"type": "string", "enum": []string{"true"}}),
+		"WWW-Authenticate":    always("Bearer challenge (RFC 6750): error=invalid_token for a bad credential, error=insufficient_scope with the scope needed.", str),
+		"Location": map[string]any{"description": "Where the created thing can be read (an absolute path below the server).", "required": true,
+			"schema": map[string]any{"type": "string", "format": "uri-reference"}},
+		"Allow": always("The methods this path takes.", str),
+	}
+}
+
+func hdr(name string) map[string]any { return map[string]any{"$ref": "#/components/headers/" + name} }
+
+func rateHeaders() map[string]any {
+	return map[string]any{"RateLimit-Limit": hdr("RateLimit-Limit"), "RateLimit-Remaining": hdr("RateLimit-Remaining"),
+		"RateLimit-Reset": hdr("RateLimit-Reset"), "RateLimit-Policy": hdr("RateLimit-Policy")}
+}
+
+// problemStatuses: response name, HTTP status, description, extra headers.
+var problemStatuses = []struct {
+	name, status, desc string
+	headers            []string
+}{
+	{"BadRequest", "400", "Invalid input (code invalid): errors lists each bad field.", nil},
+	{"Unauthorized", "401", "No or bad credentials (code unauthorized). Public operations answer this too when a bad credential is sent.", []string{"WWW-Authenticate"}},
+	{"Forbidden", "403", "The credential lacks the scope (code forbidden, required_scope, and a WWW-Authenticate insufficient_scope challenge).", nil},
+	{"NotFound", "404", "Not found (code not_found); another user's thing is not found too.", nil},
+	{"MethodNotAllowed", "405", "Another method on this path (code method_not_allowed).", []string{"Allow"}},
+	{"Conflict", "409", "Conflict (code conflict): already exists, or a request with this Idempotency-Key is still running.", nil},
+	{"TooLarge", "413", "The request body is over 1 MiB (code too_large).", nil},
+	{"UnsupportedMediaType", "415", "The body is not application/json (code unsupported_media_type).", nil},
+	{"IdempotencyMismatch", "422", "The Idempotency-Key was used with another request (code idempotency_mismatch).", nil},
+	{"RateLimited", "429", "Too many requests (code rate_limited).", []string{"Retry-After"}},
+	{"ServerError", "default", "Server error (code internal 500 or unavailable 503).", nil},
+}
+
+func problemResponses() map[string]any {
+	out := map[string]any{}
+	for _, p := range problemStatuses {
+		headers := rateHeaders()
+		for _, h := range p.headers {
+			headers[h] = hdr(h)
+		}
+		headers["Cache-Control"] = hdr("Cache-Control")
+		out[p.name] = map[string]any{"description": p.desc, "headers": headers, "content": map[string]any{
+			"application/problem+json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Problem"}}}}
+	}
+	return out
+}
+
+func problemRef(status string) map[string]any {
+	for _, p := range problemStatuses {
+		if p.status == status {
+			return map[string]any{"$ref": "#/components/responses/" + p.name}
+		}
+	}
+	panic("no problem response " + status)
+}
+
+func operationDoc(op *ops.Operation, refl *ops.Reflector) map[string]any {
 	d := map[string]any{
 		"operationId": op.ID,
 		"summary":     op.Summary,
-		"tags":        []string{op.Toolset},
-	}
-	if op.Description != "" {
-		d["description"] = op.Description
+		"description": op.Description,
+		"tags":        []string{op.TagName()},
 	}
 	var params []any
 	for _, p := range op.AllParams() {
@@ -70,6 +200,11 @@ func operationDoc(op *ops.Operation) map[string]any {
 			"description": "Makes retries safe: the first response is stored for 24 h and replayed for the same key and body.",
 			"schema":      map[string]any{"type": "string", "maxLength": 255}})
 	}
+	if op.Method == http.MethodGet {
+		params = append(params, map[string]any{"name": "If-None-Match", "in": "header", "required": false,
+			"description": "An ETag from an earlier response: 304 when the body is unchanged.",
+			"schema":      map[string]any{"type": "string"}})
+	}
 	if len(params) > 0 {
 		d["parameters"] = params
 	}
@@ -77,53 +212,66 @@ func operationDoc(op *ops.Operation) map[string]any {
 		d["requestBody"] = map[string]any{"required": true, "content": map[string]any{
 			"application/json": map[string]any{"schema": ops.JSONSchema(op.Body)}}}
 	}
-	out := map[string]any{"type": "object"}
-	if op.Output != nil {
-		out = ops.JSONSchema(op.Output)
-	}
-	responses := map[string]any{
-		itoa(op.SuccessStatus()): map[string]any{"description": "Success", "content": map[string]any{
-			"application/json": map[string]any{"schema": out}}},
-		"400": ref(), "429": ref(),
-	}
+	d["responses"] = responsesDoc(op, refl)
 	if op.Scope != "" {
-		d["security"] = []any{map[string]any{"bearer": []string{op.Scope}}}
+		// Scopes are listed for oauth2 only (spectral:oas wants scopes of
+		// oauth2 schemes); x-scope and the description name it for API keys.
+		d["security"] = []any{map[string]any{"bearer": []string{}}, map[string]any{"oauth2": []string{op.Scope}}}
+		d["description"] = op.Description + " Needs scope " + op.Scope + " (API key or OAuth token)."
 		d["x-scope"] = op.Scope
-		responses["401"], responses["403"] = ref(), ref()
 	} else {
-		d["security"] = []any{map[string]any{}, map[string]any{"bearer": []string{}}}
+		d["security"] = []any{map[string]any{}, map[string]any{"bearer": []string{}}, map[string]any{"oauth2": []string{}}}
 	}
-	if strings.Contains(op.Path, ":") {
-		responses["404"] = ref()
-	}
-	if op.Idem {
-		responses["409"], responses["422"] = ref(), ref()
-	}
-	if op.Method == http.MethodGet {
-		responses["304"] = map[string]any{"description": "Not modified (If-None-Match matched the ETag)"}
-	}
-	d["responses"] = responses
 	return d
 }
 
-func ref() map[string]any { return map[string]any{"$ref": "#/components/responses/Problem"} }
-
-func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
-
-func problemSchema() map[string]any {
-	return map[string]any{
-		"type":     "object",
-		"required": []string{"type", "title", "status", "code"},
-		"properties": map[string]any{
-			"type": map[string]any{"type": "string"}, "title": map[string]any{"type": "string"},
-			"status": map[string]any{"type": "integer"}, "detail": map[string]any{"type": "string"},
-			"instance": map[string]any{"type": "string"}, "code": map[string]any{"type": "string"},
-			"required_scope": map[string]any{"type": "string"},
-			"errors": map[string]any{"type": "array", "items": map[string]any{"type": "object",
-				"properties": map[string]any{"field": map[string]any{"type": "string"}, "message": map[string]any{"type": "string"}}}},
-		},
+func responsesDoc(op *ops.Operation, refl *ops.Reflector) map[string]any {
+	headers := rateHeaders()
+	headers["Cache-Control"] = hdr("Cache-Control")
+	if op.Method == http.MethodGet {
+		headers["ETag"] = hdr("ETag")
 	}
+	if op.Idem {
+		headers["Idempotent-Replayed"] = hdr("Idempotent-Replayed")
+	}
+	if op.Location != "" {
+		headers["Location"] = map[string]any{"$ref": "#/components/headers/Location", "description": "Where the created thing can be read: /api/v1" + op.Location + "."}
+	}
+	media := map[string]any{"schema": refl.Schema(op.Output)}
+	if ex, ok := examples[op.ID]; ok {
+		media["example"] = ex
+	}
+	success := map[string]any{"description": successText(op), "headers": headers, "content": map[string]any{"application/json": media}}
+	r := map[string]any{strconv.Itoa(op.SuccessStatus()): success}
+	for _, s := range []string{"400", "401", "404", "405", "429", "default"} {
+		r[s] = problemRef(s)
+	}
+	if op.Scope != "" {
+		r["403"] = problemRef("403")
+	}
+	if op.Method != http.MethodGet {
+		r["409"] = problemRef("409")
+		r["413"], r["415"] = problemRef("413"), problemRef("415")
+	}
+	if op.Idem {
+		r["422"] = problemRef("422")
+	}
+	if op.Method == http.MethodGet {
+		r["304"] = map[string]any{"description": "Not modified (If-None-Match matched the ETag)",
+			"headers": map[string]any{"ETag": hdr("ETag"), "Cache-Control": hdr("Cache-Control")}}
+	}
+	return r
 }
+
+func successText(op *ops.Operation) string {
+	if op.SuccessStatus() == http.StatusCreated {
+		return "Created"
+	}
+	return "Success"
+}
+
+// OpenAPIDocument is the served document.
+func (s *Server) OpenAPIDocument() []byte { return s.openapi }
 
 func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
 	writeJSON(w, r, http.StatusOK, s.openapi, true, true)

@@ -66,7 +66,7 @@ func TestOpenAPIMatchesOperationsTable(t *testing.T) {
 				t.Errorf("%s body schema differs", op.ID)
 			}
 		}
-		if op.Scope != "" && (len(d.Security) == 0 || d.Security[0]["bearer"][0] != op.Scope) {
+		if op.Scope != "" && (len(d.Security) != 2 || len(d.Security[1]["oauth2"]) != 1 || d.Security[1]["oauth2"][0] != op.Scope) {
 			t.Errorf("%s security %v, want scope %s", op.ID, d.Security, op.Scope)
 		}
 		if _, ok := d.Responses["400"]; !ok {
@@ -127,8 +127,12 @@ func TestTableBoundsMatchSpec(t *testing.T) {
 			t.Errorf("%s has no input %s", c.op, c.field)
 			continue
 		}
-		got, _ := ops.JSONSchema(s)[c.bound].(int64)
-		if n, ok := ops.JSONSchema(s)[c.bound].(int); ok {
+		js := ops.JSONSchema(s)
+		if alts, ok := js["anyOf"].([]any); ok { // nullable: the non-null branch
+			js = alts[0].(map[string]any)
+		}
+		got, _ := js[c.bound].(int64)
+		if n, ok := js[c.bound].(int); ok {
 			got = int64(n)
 		}
 		if got != c.want {

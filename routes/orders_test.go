@@ -248,6 +248,7 @@ func TestOrderBounds(t *testing.T) {
 		{name: "amount on other product", method: "POST", path: q, body: order(it("ai_review", "listing_id", 1, "amount_cents", 900)), status: 400, contains: []string{"items[0].amount_cents", "only for billboard_min"}},
 		// categories (listing 3: primary databases, no extras)
 		{name: "categories 3 extra", method: "POST", path: q, body: order(it("extra_categories", "listing_id", 3, "categories", []string{"developer-tools", "marketing", "seo"})), status: 200, contains: []string{`"subtotal_cents":5700`, `"quantity":3`}},
+		{name: "categories by name", method: "POST", path: q, body: order(it("extra_categories", "listing_id", 3, "categories", []string{"Developer Tools", "seo"})), status: 200, contains: []string{`"categories":["developer-tools","seo"]`, `"quantity":2`}},
 		{name: "categories 4 extra", method: "POST", path: q, body: order(it("extra_categories", "listing_id", 3, "categories", []string{"developer-tools", "marketing", "seo", "empty-cat"})), status: 400, contains: []string{`"field":"items[0].categories"`, "at most 3 extra"}},
 		{name: "categories 3 across lines with existing extra", method: "POST", path: q, body: order(it("extra_categories", "listing_id", 1, "categories", []string{"developer-tools"}), it("extra_categories", "listing_id", 1, "categories", []string{"seo", "empty-cat"})), status: 400, contains: []string{"items[1].categories", "it has 1"}},
 		{name: "categories 11 slugs", method: "POST", path: q, body: order(it("extra_categories", "listing_id", 3, "categories", strings.Split(strings.Repeat("seo,", 11)[:43], ","))), status: 400, contains: []string{"at most 10 items"}},
@@ -467,8 +468,14 @@ func TestCheckoutIdempotentAndOrders(t *testing.T) {
 	if lines, _ := o["lines"].([]any); len(lines) != 2 {
 		t.Errorf("lines %v", o["lines"])
 	}
+	if loc := r1.Header.Get("Location"); loc != "/api/v1/orders/"+number {
+		t.Errorf("Location %q", loc)
+	} else if r := e.Do("GET", loc, nil, owner...); r.Status != 200 || r.JSON()["number"] != number {
+		t.Errorf("GET Location: %d %s", r.Status, r.Body)
+	}
 	r2 := e.Do("POST", "/api/v1/orders/checkout", body, k...)
-	if r2.Status != 201 || r2.Header.Get("Idempotent-Replayed") != "true" || string(r2.Body) != string(r1.Body) {
+	if r2.Status != 201 || r2.Header.Get("Idempotent-Replayed") != "true" || string(r2.Body) != string(r1.Body) ||
+		r2.Header.Get("Location") != r1.Header.Get("Location") {
 		t.Errorf("replay: %d %q %s", r2.Status, r2.Header.Get("Idempotent-Replayed"), r2.Body)
 	}
 	r3 := e.Do("POST", "/api/v1/orders/checkout", with(body, "billing_country", "FR"), k...)
@@ -487,7 +494,7 @@ func TestCheckoutIdempotentAndOrders(t *testing.T) {
 	runScenarios(t, e, []scenario{
 		{name: "list newest first", path: "/api/v1/orders", status: 200, contains: []string{`"total":2`, `"items":[{"number":"` + second + `"`}},
 		{name: "list page 2", path: "/api/v1/orders?per_page=1&page=2", status: 200, contains: []string{`"number":"` + number + `"`, `"per_page":1`}},
-		{name: "get own", path: "/api/v1/orders/" + number, status: 200, contains: []string{`"status":"pending"`, `"vat":{"country":"DE","rate":"19"`, "checkout_url"}},
+		{name: "get own", path: "/api/v1/orders/" + number, status: 200, contains: []string{`"status":"pending"`, `"vat":{"country":"DE","treatment":"eu_consumer","rate_basis_points":1900,"rate":"19"`, "checkout_url"}},
 		{name: "get unknown", path: "/api/v1/orders/LD-2026-999999", status: 404},
 		{name: "get bad number", path: "/api/v1/orders/12", status: 400, contains: []string{`"field":"number"`}},
 	}, owner...)

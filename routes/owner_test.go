@@ -205,7 +205,7 @@ func TestUpdateMyListingBounds(t *testing.T) {
 			scenario{name: name + " 21 items", method: "PATCH", path: "/api/v1/me/listings/1", body: field(name, list(21, 1)), status: 400, contains: []string{`"field":"fields.` + name + `"`}},
 			scenario{name: name + " item 201", method: "PATCH", path: "/api/v1/me/listings/1", body: field(name, list(1, 201)), status: 400, contains: []string{`"field":"fields.` + name + `[0]"`}})
 	}
-	email := s("a", 242) + "@example.com" // 254 characters
+	email := email254("example.com")
 	faqs := func(n int) []any {
 		out := make([]any, n)
 		for i := range out {
@@ -692,7 +692,7 @@ func TestOwnerBoundsMore(t *testing.T) {
 		answers[i] = map[string]any{"question_id": i + 1, "answer": "a"}
 	}
 	url500 := "https://m.example/" + s("a", 482)
-	email254 := s("a", 236) + "@quickbase.example" // 254 characters
+	email254 := email254("quickbase.example")
 	runScenarios(t, e.Env, []scenario{
 		{name: "30 answers", method: "PUT", path: "/api/v1/me/interview", body: map[string]any{"answers": answers}, status: 200, contains: []string{`"answered":30`}},
 		{name: "question_id 0", method: "PUT", path: "/api/v1/me/interview", body: map[string]any{"answers": []any{map[string]any{"question_id": 0, "answer": "a"}}}, status: 400, contains: []string{`"field":"answers[0].question_id"`}},

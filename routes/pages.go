@@ -67,14 +67,6 @@ func (s *Server) botPage(w http.ResponseWriter, r *http.Request, _ httprouter.Pa
 <p>It obeys robots.txt (product token <code>launchdirbot</code>, including Crawl-delay), reads at most a dozen pages, one request at a time per host.</p>`)
 }
 
-func (s *Server) home(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	a := s.App
-	fmt.Fprintf(w, `<!doctype html><title>%[1]s</title><h1>%[1]s</h1>
-<ul><li>API: <a href="%[2]s/site">%[2]s</a></li><li>OpenAPI: <a href="%[2]s/openapi.json">%[2]s/openapi.json</a></li>
-<li>MCP: <code>%[3]s</code></li></ul>`, html.EscapeString(a.Cfg.SiteName), html.EscapeString(a.APIURL()), html.EscapeString(a.MCPURL()))
-}
-
 // claimEmail shows a confirmation form for an emailed claim link. Only the
 // POST grants ownership: mail scanners that open links must not claim.
 func (s *Server) claimEmail(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {

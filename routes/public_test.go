@@ -161,6 +161,7 @@ func TestPublicOperations(t *testing.T) {
 		{name: "last week", path: "/api/v1/launches/weeks/last", status: 200, contains: []string{`"week":"2026-11-09"`, "rankrocket"}},
 		{name: "future week shows scheduled", path: "/api/v1/launches/weeks/2026-12-16", status: 200, contains: []string{`"week":"2026-12-14"`, "soonapp", `"is_future":true`}},
 		{name: "next week", path: "/api/v1/launches/weeks/next", status: 200, contains: []string{`"week":"2026-11-23"`}},
+		{name: "month 13 refused by the pattern", path: "/api/v1/launches/weeks/2026-13-45", status: 400, contains: []string{`"field":"week"`}},
 		{name: "week before directory", path: "/api/v1/launches/weeks/2020-01-01", status: 404},
 		{name: "week far future", path: "/api/v1/launches/weeks/2030-01-01", status: 404},
 		{name: "week malformed", path: "/api/v1/launches/weeks/someday", status: 400, contains: []string{`"field":"week"`}},

@@ -116,3 +116,7 @@ func (s *Server) clientKey(r *http.Request) string {
 	}
 	return host
 }
+
+// ClientIP is the client address the rate limits use (other doors key
+// their own limits on it).
+func (s *Server) ClientIP(r *http.Request) string { return s.clientKey(r) }

@@ -72,7 +72,6 @@ func New(a *app.App, o Options) (*Server, error) {
 	r.GET("/bot", s.botPage)
 	r.GET("/claims/email/:token", s.claimEmail)
 	r.POST("/claims/email/:token", s.claimEmailConfirm)
-	r.GET("/", s.home)
 	return s, nil
 }
 

@@ -32,6 +32,8 @@ func main() {
 	slugs := pick(d.W, `SELECT slug FROM listings WHERE status = 'live' ORDER BY random() LIMIT 500`)
 	common := pick(d.W, `SELECT term FROM (SELECT term, doc FROM temp.vocab ORDER BY doc DESC LIMIT 1)`)
 	rare := pick(d.W, `SELECT term FROM temp.vocab WHERE doc BETWEEN 2 AND 20 AND length(term) > 4 LIMIT 50`)
+	founders := pick(d.W, `SELECT DISTINCT f.slug FROM founders f JOIN listing_founders lf ON lf.founder_id = f.id
+		JOIN listings l ON l.id = lf.listing_id WHERE l.status = 'live' LIMIT 200`)
 	d.Close()
 	api := *base + "/api/v1"
 	r := rand.New(rand.NewPCG(1, 2))
@@ -53,6 +55,7 @@ func main() {
 		{"list_blog_posts", func() string { return api + "/blog" }},
 		{"list_awards", func() string { return api + "/awards" }},
 	}
+	ops = append(ops, sitePages(*base, slugs, founders, common[0], r)...)
 	fmt.Printf("%-44s %8s %8s %8s\n", "operation", "p50 ms", "p99 ms", "max ms")
 	for _, op := range ops {
 		lat := measure(op.url, *n)

@@ -1,0 +1,156 @@
+package app
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"launchdir/ops"
+)
+
+// The founder area's credentials: API keys made by the signed-in person on
+// the site, and the OAuth grants they gave to MCP clients. Another person's
+// key or grant is not found, exactly like a missing one.
+
+// Bounds of API keys made on the site.
+const (
+	maxKeyName       = 100
+	maxActiveAPIKeys = 25
+)
+
+// CreateUserAPIKey makes a key for userID with a name and scopes. The
+// secret is returned once; only its hash and prefix are kept.
+func (a *App) CreateUserAPIKey(ctx context.Context, userID int64, name string, scopes []string) (string, *APIKey, error) {
+	name = strings.TrimSpace(name)
+	if n := utf8.RuneCountInString(name); n < 1 || n > maxKeyName {
+		return "", nil, ops.Invalid("name", "must be 1..100 characters, e.g. the tool that will use the key")
+	}
+	parsed, err := ParseScopes(strings.Join(scopes, " "))
+	if err != nil {
+		return "", nil, err
+	}
+	secret := NewSecret(apiKeyPrefix)
+	k := &APIKey{UserID: userID, Name: name, Prefix: secret[:12], Scopes: parsed, CreatedAt: a.Now().UTC().Format(time.RFC3339)}
+	err = a.DB.Tx(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, `SELECT email FROM users WHERE id = ?`, userID).Scan(&k.Email); err != nil {
+			return notFound(err, "user")
+		}
+		var active int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM api_keys WHERE user_id = ? AND revoked_at IS NULL`, userID).Scan(&active); err != nil {
+			return err
+		}
+		if active >= maxActiveAPIKeys {
+			return ops.Invalid("name", "you have %d active keys, the most allowed; revoke one first", maxActiveAPIKeys)
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO api_keys(user_id, name, prefix, hash, scopes, created_at) VALUES(?,?,?,?,?,?)`,
+			userID, name, k.Prefix, HashSecret(secret), strings.Join(parsed, " "), k.CreatedAt)
+		if err != nil {
+			return err
+		}
+		k.ID, err = res.LastInsertId()
+		return err
+	})
+	if err != nil {
+		return "", nil, err
+	}
+	return secret, k, nil
+}
+
+// UserAPIKeys lists a person's keys, active first, newest first.
+func (a *App) UserAPIKeys(ctx context.Context, userID int64) ([]APIKey, error) {
+	rows, err := a.DB.R.QueryContext(ctx, `SELECT k.id, k.user_id, u.email, k.name, k.prefix, k.scopes, k.created_at,
+		coalesce(k.last_used_at,''), coalesce(k.revoked_at,'') FROM api_keys k JOIN users u ON u.id = k.user_id
+		WHERE k.user_id = ? ORDER BY k.revoked_at IS NOT NULL, k.id DESC`, userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []APIKey{}
+	for rows.Next() {
+		var k APIKey
+		var scopes string
+		if err := rows.Scan(&k.ID, &k.UserID, &k.Email, &k.Name, &k.Prefix, &scopes, &k.CreatedAt, &k.LastUsedAt, &k.RevokedAt); err != nil {
+			return nil, err
+		}
+		k.Scopes = strings.Fields(scopes)
+		out = append(out, k)
+	}
+	return out, rows.Err()
+}
+
+// RevokeUserAPIKey revokes one of the person's keys at once.
+func (a *App) RevokeUserAPIKey(ctx context.Context, userID, keyID int64) error {
+	return a.DB.Tx(ctx, func(tx *sql.Tx) error {
+		var revoked sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT revoked_at FROM api_keys WHERE id = ? AND user_id = ?`, keyID, userID).Scan(&revoked)
+		if err != nil {
+			return notFound(err, "API key")
+		}
+		if revoked.Valid {
+			return ops.Invalid("key_id", "the key was already revoked")
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE api_keys SET revoked_at = ? WHERE id = ?`, a.nowText(), keyID)
+		return err
+	})
+}
+
+// OAuthGrant is one authorization a person gave an OAuth (MCP) client.
+type OAuthGrant struct {
+	ID         int64    `json:"id"`
+	ClientID   string   `json:"client_id"`
+	ClientName string   `json:"client_name"`
+	Scopes     []string `json:"scopes"`
+	Resource   string   `json:"resource"`
+	CreatedAt  string   `json:"created_at"`
+	LastUsedAt string   `json:"last_used_at,omitempty"` // newest token issued
+	RevokedAt  string   `json:"revoked_at,omitempty"`
+}
+
+// UserOAuthGrants lists a person's grants, active first, newest first.
+func (a *App) UserOAuthGrants(ctx context.Context, userID int64) ([]OAuthGrant, error) {
+	rows, err := a.DB.R.QueryContext(ctx, `SELECT g.id, g.client_id, coalesce(c.client_name,''), g.scope, g.resource, g.created_at,
+		coalesce((SELECT max(t.created_at) FROM oauth_tokens t WHERE t.grant_id = g.id),''), coalesce(g.revoked_at,'')
+		FROM oauth_grants g LEFT JOIN oauth_clients c ON c.client_id = g.client_id
+		WHERE g.user_id = ? ORDER BY g.revoked_at IS NOT NULL, g.id DESC LIMIT 200`, userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []OAuthGrant{}
+	for rows.Next() {
+		var g OAuthGrant
+		var scope string
+		if err := rows.Scan(&g.ID, &g.ClientID, &g.ClientName, &scope, &g.Resource, &g.CreatedAt, &g.LastUsedAt, &g.RevokedAt); err != nil {
+			return nil, err
+		}
+		g.Scopes = strings.Fields(scope)
+		if g.ClientName == "" {
+			g.ClientName = g.ClientID // a client identified by its metadata document URL
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+// RevokeOAuthGrant revokes a grant and every token issued from it, in one
+// transaction: the client's next call is 401.
+func (a *App) RevokeOAuthGrant(ctx context.Context, userID, grantID int64) error {
+	return a.DB.Tx(ctx, func(tx *sql.Tx) error {
+		var revoked sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT revoked_at FROM oauth_grants WHERE id = ? AND user_id = ?`, grantID, userID).Scan(&revoked)
+		if err != nil {
+			return notFound(err, "grant")
+		}
+		if revoked.Valid {
+			return ops.Invalid("grant_id", "the access was already revoked")
+		}
+		now := a.nowText()
+		if _, err := tx.ExecContext(ctx, `UPDATE oauth_grants SET revoked_at = ? WHERE id = ?`, now, grantID); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE oauth_tokens SET revoked_at = ? WHERE grant_id = ? AND revoked_at IS NULL`, now, grantID)
+		return err
+	})
+}

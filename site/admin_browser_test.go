@@ -1,0 +1,139 @@
+package site_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"launchdir/apitest"
+
+	"github.com/chromedp/chromedp"
+)
+
+// signInBrowser gives the browser the person's session cookie.
+func signInBrowser(t *testing.T, ctx context.Context, e *areaEnv, userID int64) {
+	t.Helper()
+	p := e.as(userID)
+	err := chromedp.Do(ctx, chromedp.Navigate(e.URL+"/robots.txt"),
+		chromedp.Evaluate[chromedp.Void](`document.cookie = "test_session=`+p.cookie+`; path=/"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// mainText is the text of the page's main element.
+func mainText(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("main")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// A founder creates a key in the keys area and uses it against the API.
+func TestBrowserFounderCreatesAKey(t *testing.T) {
+	ctx := browserCtx(t)
+	e := newAreaEnv(t)
+	signInBrowser(t, ctx, e, 1)
+	err := chromedp.Do(ctx, chromedp.Navigate(e.URL+"/me/keys"),
+		chromedp.SendKeys(chromedp.CSS("#key-name"), "Zapier"),
+		chromedp.Click(chromedp.CSS(`input[value="listings:write"]`)),
+		chromedp.Click(chromedp.CSS(`form[action="/me/keys"] button`)),
+		chromedp.WaitVisible(chromedp.CSS("#secret")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#secret")))
+	if err != nil || !strings.HasPrefix(secret, "ldk_") {
+		t.Fatalf("secret %q: %v", secret, err)
+	}
+	screenshot(t, ctx, "founder-keys")
+	checkAxe(t, ctx, "founder-keys")
+	r := e.Do("GET", "/api/v1/me", nil, apitest.Bearer(secret)...)
+	if r.Status != 200 || !strings.Contains(string(r.Body), `"listings:write"`) {
+		t.Fatalf("key against the API: %d %s", r.Status, r.Body)
+	}
+	// Reloading the list never shows the secret again.
+	if err := chromedp.Do(ctx, chromedp.Navigate(e.URL+"/me/keys")); err != nil {
+		t.Fatal(err)
+	}
+	if txt := mainText(t, ctx); strings.Contains(txt, secret) || !strings.Contains(txt, "Zapier") {
+		t.Fatalf("list after reload: %s", txt)
+	}
+}
+
+// The site team reverts an owner edit; the API shows the reverted value.
+func TestBrowserAdminRevertsAnOwnerEdit(t *testing.T) {
+	ctx := browserCtx(t)
+	e := newAreaEnv(t)
+	before := e.Do("GET", "/api/v1/listings/quickbase", nil).JSON()["tagline"]
+	if r := e.Do("PATCH", "/api/v1/me/listings/1", map[string]any{"fields": map[string]any{"tagline": "Spammy owner tagline"}},
+		apitest.Bearer(e.APIKey("owner@example.com"))...); r.Status != 200 {
+		t.Fatalf("patch: %d", r.Status)
+	}
+	signInBrowser(t, ctx, e, e.admin)
+	if err := chromedp.Do(ctx, chromedp.Navigate(e.URL+"/admin/revisions?listing=1")); err != nil {
+		t.Fatal(err)
+	}
+	if txt := mainText(t, ctx); !strings.Contains(txt, "Spammy owner tagline") {
+		t.Fatalf("revisions page: %s", txt)
+	}
+	screenshot(t, ctx, "admin-revisions")
+	checkAxe(t, ctx, "admin-revisions")
+	err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`form[action$="/revert"] button`)),
+		chromedp.WaitVisible(chromedp.CSS(`p.msg`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := e.Do("GET", "/api/v1/listings/quickbase", nil).JSON()["tagline"]; got != before {
+		t.Fatalf("API after revert: %v, want %v", got, before)
+	}
+}
+
+// The site team imports a Domain Rating CSV; the board shows it.
+func TestBrowserAdminImportsDomainRating(t *testing.T) {
+	ctx := browserCtx(t)
+	e := newAreaEnv(t)
+	signInBrowser(t, ctx, e, e.admin)
+	err := chromedp.Do(ctx, chromedp.Navigate(e.URL+"/admin/data"),
+		chromedp.SendKeys(chromedp.CSS("#im-source"), "Ahrefs export"),
+		chromedp.SetValue(chromedp.CSS("#im-asof"), "2026-11-15"),
+		chromedp.SetValue(chromedp.CSS("#im-csv"), "slug,domain_rating\ntablely,93\n"),
+		chromedp.Click(chromedp.CSS(`form[action="/admin/data/preview"] button`)),
+		chromedp.WaitVisible(chromedp.CSS(`form[action="/admin/data/apply"] button`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	screenshot(t, ctx, "admin-data-preview")
+	err = chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`form[action="/admin/data/apply"] button`)),
+		chromedp.WaitVisible(chromedp.CSS(`p.msg`)),
+		chromedp.Navigate(e.URL+"/leaderboards/domain-rating"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if txt := mainText(t, ctx); !strings.Contains(txt, "Tablely") || !strings.Contains(txt, "Ahrefs export, as of 15 Nov 2026") {
+		t.Fatalf("board: %s", txt)
+	}
+	screenshot(t, ctx, "domain-rating-board")
+}
+
+// A signed-in non-admin gets the 404 page on every admin page.
+func TestBrowserNonAdminGetsNotFound(t *testing.T) {
+	ctx := browserCtx(t)
+	e := newAreaEnv(t)
+	signInBrowser(t, ctx, e, 1)
+	for _, path := range adminGETs {
+		tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		err := chromedp.Do(tctx, chromedp.Navigate(e.URL+path))
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if txt := mainText(t, ctx); !strings.Contains(txt, "Page not found") {
+			t.Errorf("%s: %s", path, txt)
+		}
+	}
+	screenshot(t, ctx, "admin-not-found")
+}

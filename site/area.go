@@ -1,0 +1,258 @@
+package site
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"html/template"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"launchdir/app"
+	"launchdir/ops"
+	"launchdir/routes"
+	"launchdir/site/layout"
+
+	"github.com/julienschmidt/httprouter"
+)
+
+// The signed-in areas: the founder area (/me/...) and the site team's admin
+// (/admin/...). Pages are private (no-store, noindex), every form carries a
+// CSRF token bound to the person and is also refused cross-origin, and the
+// admin pages exist only for admin accounts: anyone else, signed in or not,
+// gets the same 404 page as an unknown address. API keys and OAuth tokens
+// never open these pages: only the site's session does.
+
+//go:embed templates/admin_*.html templates/founder_*.html
+var areaFS embed.FS
+
+// PersonResolver returns the person signed in on the site for a request
+// (the website's session cookie).
+type PersonResolver func(r *http.Request) (userID int64, ok bool)
+
+type area struct {
+	pages   map[string]*template.Template
+	who     PersonResolver
+	csrfKey []byte
+	cop     *http.CrossOriginProtection
+}
+
+// SetPersonResolver connects the website's sessions to the signed-in areas.
+// Until it is set, every founder and admin page is a 404.
+func (s *Site) SetPersonResolver(who PersonResolver) { s.area.who = who }
+
+func (s *Site) mountArea(srv *routes.Server) error {
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return err
+	}
+	s.area = &area{pages: map[string]*template.Template{}, csrfKey: key, cop: http.NewCrossOriginProtection()}
+	entries, err := areaFS.ReadDir("templates")
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		name := e.Name()[:len(e.Name())-len(".html")]
+		if name == "admin_parts" {
+			continue
+		}
+		t, err := template.New(name).Funcs(funcs).Funcs(areaFuncs).ParseFS(templateFS, "templates/parts.html")
+		if err == nil {
+			t, err = t.ParseFS(areaFS, "templates/admin_parts.html", "templates/"+e.Name())
+		}
+		if err != nil {
+			return fmt.Errorf("site template %s: %w", name, err)
+		}
+		s.area.pages[name] = t
+	}
+	s.mountAdmin(srv)
+	s.mountFounder(srv)
+	return nil
+}
+
+var areaFuncs = template.FuncMap{
+	"human": app.HumanTime,
+	"cents": func(c int64) string { return fmt.Sprintf("%d.%02d", c/100, c%100) },
+	"deref": func(p *int64) string {
+		if p == nil {
+			return ""
+		}
+		return strconv.FormatInt(*p, 10)
+	},
+}
+
+// person is the signed-in user of the request, if any: the website's
+// session (people.go) unless another resolver was set.
+func (s *Site) person(r *http.Request) (int64, bool) {
+	if s.area != nil && s.area.who != nil {
+		return s.area.who(r)
+	}
+	if s.people == nil {
+		return 0, false
+	}
+	if p, _ := s.viewer(r); p != nil {
+		return p.ID, true
+	}
+	return 0, false
+}
+
+// csrfToken binds the area's forms to the signed-in session (the same
+// token as the people pages, so it rotates at sign-in) or, with another
+// resolver, to the person: HMAC(key, user id).
+func (s *Site) csrfToken(r *http.Request, userID int64) string {
+	if s.people != nil && (s.area == nil || s.area.who == nil) {
+		if _, session := s.viewer(r); session != "" {
+			return sessionToken(session)
+		}
+	}
+	m := hmac.New(sha256.New, s.area.csrfKey)
+	fmt.Fprintf(m, "area-csrf|%d", userID)
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// areaHandler is a page of a signed-in area; uid is the person.
+type areaHandler func(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64)
+
+// guard resolves the person, checks admin rights when needed and, for
+// POSTs, the origin and the CSRF token.
+func (s *Site) guard(admin bool, h areaHandler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		uid, ok := s.person(r)
+		if admin && (!ok || !s.App.IsAdmin(r.Context(), uid)) {
+			s.privateNotFound(w, r)
+			return
+		}
+		if !ok {
+			s.signInFirst(w, r)
+			return
+		}
+		if r.Method == http.MethodPost {
+			r.Body = http.MaxBytesReader(w, r.Body, 4<<20)
+			if err := s.area.cop.Check(r); err != nil {
+				s.areaError(w, r, uid, &ops.Error{Code: ops.CodeForbidden, Detail: "cross-origin form refused"})
+				return
+			}
+			if err := r.ParseMultipartForm(4 << 20); err != nil && err != http.ErrNotMultipart {
+				s.areaError(w, r, uid, &ops.Error{Code: ops.CodeInvalid, Detail: "the form could not be read"})
+				return
+			}
+			if !hmac.Equal([]byte(r.PostFormValue("csrf")), []byte(s.csrfToken(r, uid))) {
+				s.areaError(w, r, uid, &ops.Error{Code: ops.CodeForbidden,
+					Detail: "this form is not valid any more (security check failed); reload the page and try again"})
+				return
+			}
+		}
+		h(w, r, httprouter.ParamsFromContext(r.Context()), uid)
+	})
+}
+
+// areaPage is what area templates get besides the layout.
+type areaPage struct {
+	CSRF  string
+	Done  string // message after a successful change
+	Error string // message after a refused change
+	Admin bool
+	Data  any
+}
+
+// renderArea writes a private page (never cached, not indexed).
+func (s *Site) renderArea(w http.ResponseWriter, r *http.Request, name, title string, status int, uid int64, data any, errMsg string) {
+	p := areaPage{CSRF: s.csrfToken(r, uid), Error: errMsg, Admin: s.App.IsAdmin(r.Context(), uid), Data: data}
+	if d := r.URL.Query().Get("done"); d != "" && errMsg == "" {
+		p.Done = doneMessages[d]
+	}
+	var content, buf bytes.Buffer
+	err := s.area.pages[name].ExecuteTemplate(&content, "content", p)
+	if err == nil {
+		err = layout.Render(&buf, &layout.Head{Title: title, Site: s.App.Cfg.SiteName, NoIndex: true, NoReferrer: true,
+			Body: template.HTML(content.String())})
+	}
+	if err != nil {
+		s.App.Log.Error("render area page", "page", name, "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; "+layout.StyleSrc+"; form-action 'self'; frame-ancestors 'none'")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+// doneMessages are the confirmations a redirect may name (?done=key).
+var doneMessages = map[string]string{
+	"reverted":  "The revision was reverted; the listing shows the earlier value again.",
+	"moderated": "The listing's status was changed and its owners were told why.",
+	"hidden":    "The review is hidden and no longer counts.",
+	"banned":    "The account is banned; its votes no longer count.",
+	"capacity":  "The week's capacity was saved.",
+	"moved":     "The listing was moved to the new week.",
+	"price":     "The price was saved.",
+	"promo":     "The promo code was saved.",
+	"refunded":  "The order is marked refunded.",
+	"imported":  "The figures were imported.",
+	"retried":   "The email is queued again.",
+	"settings":  "The settings were saved.",
+	"revoked":   "Access revoked.",
+}
+
+// done redirects (303) to a page of the area with a confirmation.
+func done(w http.ResponseWriter, r *http.Request, path, key string, q url.Values) {
+	if q == nil {
+		q = url.Values{}
+	}
+	q.Set("done", key)
+	http.Redirect(w, r, path+"?"+q.Encode(), http.StatusSeeOther)
+}
+
+// areaError shows a refused change or a failed lookup; not found is the
+// plain 404 page.
+func (s *Site) areaError(w http.ResponseWriter, r *http.Request, uid int64, err error) {
+	e := ops.AsError(err)
+	if e.Code == ops.CodeNotFound {
+		s.privateNotFound(w, r)
+		return
+	}
+	if e.Code == ops.CodeInternal {
+		s.App.Log.Error("area page failed", "path", r.URL.Path, "err", err)
+	}
+	s.renderArea(w, r, "admin_error", e.Code.Title(), e.Code.Status(), uid, e, "")
+}
+
+func (s *Site) privateNotFound(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	s.notFound(w, r, "There is no page at "+r.URL.Path+".")
+}
+
+// signInFirst answers a founder page without a session.
+func (s *Site) signInFirst(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	if s.people != nil {
+		http.Redirect(w, r, "/signin?next="+url.QueryEscape(r.URL.Path), http.StatusSeeOther)
+		return
+	}
+	p := s.page(r, "Sign in", "Sign in to see this page.", &ops.Error{Code: ops.CodeUnauthorized,
+		Detail: "Sign in to see this page."})
+	p.Status, p.NoIndex = http.StatusUnauthorized, true
+	s.render(w, r, "error", p)
+}
+
+// formInt reads a whole number from a form; "" and junk are 0.
+func formInt(r *http.Request, name string) int64 {
+	n, _ := strconv.ParseInt(r.PostFormValue(name), 10, 64)
+	return n
+}
+
+// queryInt reads a whole number from the query; "" and junk are 0.
+func queryInt(r *http.Request, name string) int {
+	n, _ := strconv.Atoi(r.URL.Query().Get(name))
+	return n
+}

@@ -1,0 +1,44 @@
+// Package layout is the one page frame of every HTML page the binary
+// serves: the website (site), the OAuth sign-in and consent pages (oauth)
+// and the checkout page (payments). Each door renders its own content, then
+// wraps it here, so all pages share one header, footer and stylesheet
+// (/static/site.css, served by the site door).
+package layout
+
+import (
+	_ "embed"
+	"html/template"
+	"io"
+)
+
+//go:embed layout.html
+var layoutHTML string
+
+var frame = template.Must(template.New("layout").Parse(layoutHTML))
+
+// Head is what the frame needs besides the page's content.
+type Head struct {
+	Title       string
+	Site        string
+	Description string
+	Canonical   string // absolute URL; empty leaves out canonical and OpenGraph tags
+	OGType      string
+	NoIndex     bool
+	NoReferrer  bool
+	Nav         string // highlighted navigation item
+	Narrow      bool   // a small centred box (forms)
+	Account     template.HTML
+	Body        template.HTML
+}
+
+// Render writes the whole page.
+func Render(w io.Writer, h *Head) error {
+	if h.OGType == "" {
+		h.OGType = "website"
+	}
+	return frame.Execute(w, h)
+}
+
+// StyleSrc is the Content-Security-Policy directive pages need for the
+// shared stylesheet (no scripts).
+const StyleSrc = "style-src 'self' 'unsafe-inline'"

@@ -1,0 +1,474 @@
+package site
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"launchdir/app"
+	"launchdir/db"
+	"launchdir/ops"
+
+	"github.com/julienschmidt/httprouter"
+)
+
+// list is the paginated body every list operation returns.
+type list[T any] struct {
+	Items   []T `json:"items"`
+	Page    int `json:"page"`
+	PerPage int `json:"per_page"`
+	Total   int `json:"total"`
+}
+
+// perPage is the page size of site lists (the API's bounds apply).
+const perPage = "24"
+
+func pageArgs(r *http.Request, more map[string]string) map[string]string {
+	args := query(r, "page")
+	args["per_page"] = perPage
+	for k, v := range more {
+		args[k] = v
+	}
+	return args
+}
+
+type homeData struct {
+	Week     string
+	Featured []db.Summary
+	Today    list[db.Summary]
+	ThisWeek list[db.Summary]
+	Upcoming list[db.Summary]
+}
+
+func (s *Site) home(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	ctx := r.Context()
+	d := homeData{Week: app.WeekOf(s.App.Now())}
+	section := func(name, n string, dst *list[db.Summary]) func() error {
+		return func() error {
+			return s.call(ctx, "list_launches", map[string]string{"section": name, "per_page": n}, dst)
+		}
+	}
+	err := parallel(section("today", "10", &d.Today), section("this-week", "20", &d.ThisWeek),
+		section("upcoming", "10", &d.Upcoming), func() (err error) {
+			d.Featured, err = s.App.FeaturedInWeek(ctx, d.Week)
+			return err
+		})
+	if err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	desc := s.siteDescription(r)
+	p := s.page(r, s.App.Cfg.SiteName+": startup launches ranked by the community", desc, d)
+	p.Nav = "home"
+	s.render(w, r, "home", p)
+}
+
+func (s *Site) siteDescription(r *http.Request) string {
+	return s.App.SiteDescription(r.Context())
+}
+
+// doneNotes confirm a listing action after its redirect back.
+var doneNotes = map[string]string{
+	"voted": "Your vote is in.", "unvoted": "Your vote is withdrawn.",
+	"followed": "You follow this product: its updates come to your email.", "unfollowed": "You no longer follow this product.",
+	"reviewed": "Your review is saved.", "reported": "Thank you: the site team will look at it.",
+}
+
+// badgeInfo is the part of get_badges the page shows.
+type badgeInfo struct {
+	HTML     string `json:"html"`
+	ImageURL string `json:"image_url"`
+}
+
+type listingData struct {
+	L            *db.Listing
+	Alternatives list[db.Alternative]
+	Badge        badgeInfo
+	Viewer       *Viewer
+	Reviews      []Review
+	ReviewTotal  int
+	Done         string
+	Awards       list[db.Award]
+}
+
+func (s *Site) listing(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	ctx := r.Context()
+	slug := ps.ByName("slug")
+	d := listingData{L: &db.Listing{}}
+	if err := s.call(ctx, "get_listing", map[string]string{"slug": slug}, d.L); err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	err := parallel(
+		func() error {
+			return s.call(ctx, "get_alternatives", map[string]string{"slug": slug, "per_page": "6"}, &d.Alternatives)
+		},
+		func() error {
+			return s.call(ctx, "list_awards", map[string]string{"listing": slug, "per_page": "10"}, &d.Awards)
+		},
+		func() error { return s.call(ctx, "get_badges", map[string]string{"slug": slug}, &d.Badge) })
+	if err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	p := s.page(r, d.L.Name+": "+d.L.Tagline, firstNonEmpty(d.L.ShortDescription, d.L.Tagline), d)
+	p.OGType = "article"
+	if s.people != nil {
+		if d.Reviews, d.ReviewTotal, err = s.people.ListingReviews(ctx, slug, 1, 20); err != nil {
+			s.errorPage(w, r, err)
+			return
+		}
+		if p.Person != nil {
+			if d.Viewer, err = s.people.ViewerOf(ctx, p.Person.ID, slug); err != nil {
+				s.errorPage(w, r, err)
+				return
+			}
+		}
+		d.Done = doneNotes[r.URL.Query().Get("done")]
+	}
+	s.render(w, r, "listing", p)
+}
+
+type alternativesData struct {
+	L *db.Listing
+	list[db.Alternative]
+	Pager *Pager
+}
+
+// alternatives is the whole paginated list the listing page previews.
+func (s *Site) alternatives(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	slug := ps.ByName("slug")
+	d := alternativesData{L: &db.Listing{}}
+	if err := s.call(r.Context(), "get_listing", map[string]string{"slug": slug}, d.L); err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	if err := s.call(r.Context(), "get_alternatives", pageArgs(r, map[string]string{"slug": slug}), &d.list); err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	d.Pager = newPager(r, d.Page, d.PerPage, d.Total)
+	p := s.page(r, "Alternatives to "+d.L.Name, "Products like "+d.L.Name+": owner-approved alternatives first, then the same category by votes.", d)
+	s.render(w, r, "alternatives", p)
+}
+
+type categoriesData struct {
+	Items []db.Category `json:"items"`
+	Total int           `json:"total"`
+}
+
+func (s *Site) categories(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	var d categoriesData
+	if err := s.call(r.Context(), "list_categories", nil, &d); err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	p := s.page(r, "Categories", "Every category of the directory with its live listings.", d)
+	p.Nav = "categories"
+	s.render(w, r, "categories", p)
+}
+
+type categoryData struct {
+	Category db.Category `json:"category"`
+	list[db.Summary]
+	Pager *Pager `json:"-"`
+}
+
+func (s *Site) category(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	var d categoryData
+	if err := s.call(r.Context(), "get_category", pageArgs(r, map[string]string{"slug": ps.ByName("slug")}), &d); err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	d.Pager = newPager(r, d.Page, d.PerPage, d.Total)
+	p := s.page(r, d.Category.Name+" products", firstNonEmpty(d.Category.Description, "Live "+d.Category.Name+" products, most voted first."), d)
+	p.Nav = "categories"
+	s.render(w, r, "category", p)
+}
+
+func (s *Site) launchesIndex(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	http.Redirect(w, r, "/launches/this", http.StatusFound)
+}
+
+type weekData struct {
+	Week     string `json:"week"`
+	Starts   string `json:"starts"`
+	Ends     string `json:"ends"`
+	IsFuture bool   `json:"is_future"`
+	list[db.Summary]
+	Pager      *Pager `json:"-"`
+	Prev, Next string `json:"-"`
+	Current    string `json:"-"`
+}
+
+func (s *Site) launchWeek(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	var d weekData
+	week := ps.ByName("week")
+	if week == "pick" { // the "any week" form, without JavaScript
+		wk := query(r, "w")["w"]
+		if wk == "" {
+			wk = "this"
+		}
+		http.Redirect(w, r, "/launches/"+url.PathEscape(wk), http.StatusFound)
+		return
+	}
+	if err := s.call(r.Context(), "get_launch_week", pageArgs(r, map[string]string{"week": week}), &d); err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	d.Pager = newPager(r, d.Page, d.PerPage, d.Total)
+	start, _ := time.Parse("2006-01-02", d.Week)
+	d.Prev, d.Next = start.AddDate(0, 0, -7).Format("2006-01-02"), start.AddDate(0, 0, 7).Format("2006-01-02")
+	d.Current = app.WeekOf(s.App.Now())
+	p := s.page(r, "Launches of the week of "+d.Starts, fmt.Sprintf("Products launching from %s to %s, ranked by the week's community votes.", d.Starts, d.Ends), d)
+	p.Nav = "launches"
+	s.render(w, r, "week", p)
+}
+
+var boards = []struct{ Slug, Title, About string }{
+	{"community-weekly", "Community votes this week", "Votes cast by people on the site this launch week."},
+	{"community-all-time", "Community votes, all time", "Every vote cast by people on the site."},
+	{"billboard", "Billboard (paid placement)", "A paid ranking: positions are bought and say nothing about quality."},
+	{"domain-rating", "Domain Rating", "Third-party data (Ahrefs Domain Rating), not computed by this directory."},
+	{"revenue", "Revenue", "Monthly recurring revenue reported by founders."},
+}
+
+func (s *Site) leaderboards(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	p := s.page(r, "Leaderboards", "The directory's leaderboards: community votes, billboard (paid), Domain Rating and revenue.", boards)
+	p.Nav = "leaderboards"
+	s.render(w, r, "leaderboards", p)
+}
+
+type boardData struct {
+	Board      string `json:"board"`
+	Title      string `json:"title"`
+	Metric     string `json:"metric"`
+	Paid       bool   `json:"paid"`
+	Disclosure string `json:"disclosure"`
+	Source     string `json:"source"`
+	Week       string `json:"week"`
+	list[db.BoardItem]
+	Pager *Pager `json:"-"`
+}
+
+func (s *Site) leaderboard(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	var d boardData
+	args := pageArgs(r, map[string]string{"board": ps.ByName("board")})
+	if wk := query(r, "week")["week"]; wk != "" && ps.ByName("board") == "community-weekly" {
+		args["week"] = wk
+	}
+	if err := s.call(r.Context(), "get_leaderboard", args, &d); err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	d.Pager = newPager(r, d.Page, d.PerPage, d.Total)
+	title := d.Title
+	if d.Paid {
+		title += " (paid placement)"
+	}
+	p := s.page(r, title, firstNonEmpty(d.Disclosure, d.Source), d)
+	p.Nav = "leaderboards"
+	s.render(w, r, "board", p)
+}
+
+type foundersData struct {
+	list[db.Founder]
+	Pager   *Pager `json:"-"`
+	Q       string `json:"-"`
+	Country string `json:"-"`
+}
+
+func (s *Site) founders(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	var d foundersData
+	f := query(r, "q", "country")
+	if err := s.call(r.Context(), "list_founders", pageArgs(r, f), &d); err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	d.Pager, d.Q, d.Country = newPager(r, d.Page, d.PerPage, d.Total), f["q"], f["country"]
+	p := s.page(r, "Founders", "The founders behind the directory's live products.", d)
+	p.Nav = "founders"
+	s.render(w, r, "founders", p)
+}
+
+func (s *Site) founder(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	var d db.Founder
+	if err := s.call(r.Context(), "get_founder", map[string]string{"slug": ps.ByName("slug")}, &d); err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	p := s.page(r, d.Name+", founder", firstNonEmpty(truncate(d.Bio, 160), d.Name+" on "+s.App.Cfg.SiteName), &d)
+	p.OGType = "profile"
+	p.Nav = "founders"
+	s.render(w, r, "founder", p)
+}
+
+type blogData struct {
+	list[db.BlogPost]
+	Pager *Pager `json:"-"`
+	Q     string `json:"-"`
+}
+
+func (s *Site) blog(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	var d blogData
+	f := query(r, "q")
+	if err := s.call(r.Context(), "list_blog_posts", pageArgs(r, f), &d); err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	d.Pager, d.Q = newPager(r, d.Page, d.PerPage, d.Total), f["q"]
+	p := s.page(r, "Blog", "Articles from "+s.App.Cfg.SiteName+".", d)
+	p.Nav = "blog"
+	s.render(w, r, "blog", p)
+}
+
+func (s *Site) blogPost(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	var d db.BlogPost
+	if err := s.call(r.Context(), "get_blog_post", map[string]string{"slug": ps.ByName("slug")}, &d); err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	p := s.page(r, d.Title, firstNonEmpty(d.Summary, d.Title), &d)
+	p.OGType = "article"
+	p.Nav = "blog"
+	s.render(w, r, "post", p)
+}
+
+type awardsData struct {
+	list[db.Award]
+	Basis string `json:"basis"`
+	Pager *Pager `json:"-"`
+}
+
+func (s *Site) awards(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	var d awardsData
+	if err := s.call(r.Context(), "list_awards", pageArgs(r, nil), &d); err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	d.Pager = newPager(r, d.Page, d.PerPage, d.Total)
+	p := s.page(r, "Launch of the Week awards", d.Basis, d)
+	p.Nav = "awards"
+	s.render(w, r, "awards", p)
+}
+
+// searchFacets are the filters search_listings takes, shown as a form.
+type searchData struct {
+	list[db.Summary]
+	Pager      *Pager            `json:"-"`
+	F          map[string]string `json:"-"`
+	Categories []db.Category     `json:"-"`
+	Stages     []string          `json:"-"`
+	Models     []string          `json:"-"`
+	Sorts      []string          `json:"-"`
+}
+
+var searchFilters = []string{"q", "category", "stage", "country", "pricing_model", "domain", "status", "sort"}
+
+func (s *Site) search(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	d := searchData{F: query(r, searchFilters...)}
+	var cats categoriesData
+	err := parallel(
+		func() error { return s.call(r.Context(), "search_listings", pageArgs(r, d.F), &d) },
+		func() error {
+			return s.call(r.Context(), "list_categories", map[string]string{"include_empty": "false"}, &cats)
+		})
+	if err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	d.Categories = cats.Items
+	d.Stages = []string{"idea", "pre-launch", "beta", "launched", "growth", "profitable"}
+	d.Models = []string{"free", "freemium", "subscription", "one-time", "usage-based", "open-source"}
+	d.Sorts = []string{"relevance", "newest", "votes", "trending", "most_viewed", "most_followed"}
+	d.Pager = newPager(r, d.Page, d.PerPage, d.Total)
+	title := "Search"
+	if q := d.F["q"]; q != "" {
+		title = "Search: " + q
+	}
+	p := s.page(r, title, "Search the directory's live and upcoming products.", d)
+	p.Nav = "search"
+	p.NoIndex = len(d.F) > 0
+	s.render(w, r, "search", p)
+}
+
+type compareData struct {
+	A    *db.Summary `json:"a"`
+	B    *db.Summary `json:"b"`
+	Rows []struct {
+		Attribute string `json:"attribute"`
+		A         string `json:"a"`
+		B         string `json:"b"`
+	} `json:"rows"`
+	Note  string `json:"note"`
+	QA    string `json:"-"`
+	QB    string `json:"-"`
+	Error *ops.Error
+}
+
+func (s *Site) compare(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	f := query(r, "a", "b")
+	d := compareData{QA: f["a"], QB: f["b"]}
+	title := "Compare two products"
+	if d.QA != "" || d.QB != "" {
+		if err := s.call(r.Context(), "compare_listings", f, &d); err != nil {
+			e := ops.AsError(err)
+			if e.Code != ops.CodeNotFound && e.Code != ops.CodeInvalid {
+				s.errorPage(w, r, err)
+				return
+			}
+			d.Error = e
+		} else {
+			title = d.A.Name + " vs " + d.B.Name
+		}
+	}
+	p := s.page(r, title, "Compare two products fact by fact.", d)
+	if d.Error != nil {
+		p.Status, p.NoIndex = d.Error.Code.Status(), true
+	}
+	s.render(w, r, "compare", p)
+}
+
+// parallel runs independent reads at once (SQLite's read pool serves them
+// concurrently), so a page costs its slowest read, not their sum. It
+// returns the first error in argument order.
+func parallel(fns ...func() error) error {
+	errs := make([]error, len(fns))
+	var wg sync.WaitGroup
+	for i, f := range fns {
+		wg.Add(1)
+		go func() { defer wg.Done(); errs[i] = f() }()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func firstNonEmpty(v ...string) string {
+	for _, s := range v {
+		if strings.TrimSpace(s) != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// truncate cuts s to at most n runes on a word boundary.
+func truncate(s string, n int) string {
+	rs := []rune(strings.TrimSpace(s))
+	if len(rs) <= n {
+		return string(rs)
+	}
+	cut := string(rs[:n-1])
+	if i := strings.LastIndexByte(cut, ' '); i > n/2 {
+		cut = cut[:i]
+	}
+	return cut + "…"
+}

@@ -1,0 +1,434 @@
+package site
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"launchdir/db"
+	"launchdir/ops"
+	"launchdir/routes"
+
+	"github.com/julienschmidt/httprouter"
+)
+
+// Person is who is signed in, as the pages need it.
+type Person struct {
+	ID       int64
+	Email    string
+	Name     string
+	Verified bool
+}
+
+// Viewer is what a signed-in person has done on one listing.
+type Viewer struct {
+	Voted     bool
+	Following bool
+	Review    *Review
+}
+
+// Review is one review as shown on a listing page.
+type Review struct {
+	ID        int64
+	Stars     int
+	Text      string
+	Author    string
+	CreatedAt string
+	Genuine   bool
+}
+
+// People is the business layer for people (app/): accounts, sessions,
+// votes, follows, reviews and reports. The site only calls it; every rule
+// (who may vote, what counts, limits) lives behind it.
+type People interface {
+	SignUp(ctx context.Context, email, password, name string) error
+	VerifyEmail(ctx context.Context, token string) error
+	SignIn(ctx context.Context, email, password, ip string) (session string, p *Person, err error)
+	SessionPerson(ctx context.Context, session string) (*Person, error)
+	SignOut(ctx context.Context, session string) error
+	RequestPasswordReset(ctx context.Context, email string) error
+	ResetPassword(ctx context.Context, token, password string) error
+	ToggleVote(ctx context.Context, userID int64, slug, ip string) (voted bool, err error)
+	ToggleFollow(ctx context.Context, userID int64, slug string) (following bool, err error)
+	Following(ctx context.Context, userID int64, page, perPage int) ([]db.Summary, int, error)
+	Unsubscribe(ctx context.Context, token string) error
+	SaveReview(ctx context.Context, userID int64, slug string, stars int, text string) error
+	ListingReviews(ctx context.Context, slug string, page, perPage int) ([]Review, int, error)
+	Report(ctx context.Context, userID int64, slug string, reviewID int64, reason string) error
+	ViewerOf(ctx context.Context, userID int64, slug string) (*Viewer, error)
+}
+
+const (
+	sessionCookie = "ld_session"
+	csrfCookie    = "ld_csrf"
+)
+
+// mountPeople registers the people pages. Every POST goes through Go's
+// cross-origin protection and then a per-session (or, before sign-in, a
+// double-submit cookie) token check.
+func (s *Site) mountPeople(srv *routes.Server) {
+	s.clientIP = srv.ClientIP
+	cop := http.NewCrossOriginProtection()
+	// One-click unsubscribe (RFC 8058) is a cross-site POST by the mail
+	// client; the secret token in the path is what authorises it.
+	cop.AddInsecureBypassPattern("POST /unsubscribe/{token}")
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.forbidden(w, r, "This form was sent from another site, so it was refused.")
+	}))
+	handle := func(method, path string, h func(http.ResponseWriter, *http.Request, httprouter.Params), checkToken bool) {
+		var hh http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if checkToken && !s.tokenOK(r) {
+				s.forbidden(w, r, "The form's security token is missing or expired. Go back, reload the page and try again.")
+				return
+			}
+			h(w, r, httprouter.ParamsFromContext(r.Context()))
+		})
+		if method == http.MethodPost {
+			hh = cop.Handler(hh)
+		}
+		srv.Handle(method, path, hh)
+	}
+	handle("GET", "/signup", s.signUpPage, false)
+	handle("POST", "/signup", s.signUp, true)
+	handle("GET", "/verify/:token", s.verify, false)
+	handle("GET", "/signin", s.signInPage, false)
+	handle("POST", "/signin", s.signIn, true)
+	handle("POST", "/signout", s.signOut, true)
+	handle("GET", "/reset", s.resetRequestPage, false)
+	handle("POST", "/reset", s.resetRequest, true)
+	handle("GET", "/reset/:token", s.resetPage, false)
+	handle("POST", "/reset/:token", s.reset, true)
+	handle("GET", "/following", s.following, false)
+	handle("GET", "/unsubscribe/:token", s.unsubscribePage, false)
+	handle("POST", "/unsubscribe/:token", s.unsubscribe, false)
+	// Listing actions check the token after sign-in: an anonymous click is
+	// sent to the sign-in page, not refused.
+	handle("POST", "/listings/:slug/vote", s.vote, false)
+	handle("POST", "/listings/:slug/follow", s.follow, false)
+	handle("POST", "/listings/:slug/review", s.review, false)
+	handle("POST", "/listings/:slug/report", s.report, false)
+}
+
+// viewer is the signed-in person of the request, or nil.
+func (s *Site) viewer(r *http.Request) (*Person, string) {
+	if s.people == nil {
+		return nil, ""
+	}
+	c, err := r.Cookie(sessionCookie)
+	if err != nil || c.Value == "" {
+		return nil, ""
+	}
+	p, err := s.people.SessionPerson(r.Context(), c.Value)
+	if err != nil || p == nil {
+		return nil, ""
+	}
+	return p, c.Value
+}
+
+// sessionToken is the CSRF token of a session: a hash of the session
+// secret, so it changes when the session rotates at sign-in.
+func sessionToken(session string) string {
+	sum := sha256.Sum256([]byte("launchdir csrf\x00" + session))
+	return hex.EncodeToString(sum[:16])
+}
+
+// formToken is the token forms carry: the session's when signed in,
+// otherwise a random double-submit cookie set here.
+func (s *Site) formToken(w http.ResponseWriter, r *http.Request) string {
+	if _, session := s.viewer(r); session != "" {
+		return sessionToken(session)
+	}
+	if c, err := r.Cookie(csrfCookie); err == nil && len(c.Value) == 32 {
+		return c.Value
+	}
+	b := make([]byte, 16)
+	rand.Read(b)
+	v := hex.EncodeToString(b)
+	http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: v, Path: "/", HttpOnly: true, Secure: s.secure, SameSite: http.SameSiteLaxMode})
+	return v
+}
+
+// tokenOK checks the form's csrf field against the session (signed in) or
+// the double-submit cookie (anonymous forms).
+func (s *Site) tokenOK(r *http.Request) bool {
+	got := r.PostFormValue("csrf")
+	if got == "" {
+		return false
+	}
+	want := ""
+	if _, session := s.viewer(r); session != "" {
+		want = sessionToken(session)
+	} else if c, err := r.Cookie(csrfCookie); err == nil {
+		want = c.Value
+	}
+	return want != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
+}
+
+func (s *Site) forbidden(w http.ResponseWriter, r *http.Request, detail string) {
+	p := s.page(r, "Forbidden", "Forbidden", &ops.Error{Code: ops.CodeForbidden, Detail: detail})
+	p.Status, p.NoIndex = http.StatusForbidden, true
+	s.render(w, r, "error", p)
+}
+
+// formData is what every people form page gets.
+type formData struct {
+	CSRF    string
+	Values  map[string]string
+	Errors  map[string]string // field -> message
+	Message string            // a general error
+	Notice  string            // a success note
+	Next    string
+	Token   string
+	Items   []db.Summary
+	Pager   *Pager
+}
+
+func (s *Site) form(w http.ResponseWriter, r *http.Request, name, title string, status int, d *formData) {
+	if d.CSRF == "" {
+		d.CSRF = s.formToken(w, r)
+	}
+	p := s.page(r, title, title+" on "+s.App.Cfg.SiteName, d)
+	p.Status, p.NoIndex, p.Narrow = status, true, true
+	p.private = true
+	s.render(w, r, name, p)
+}
+
+// failed shows an operation error on the form: each field's message next
+// to the field, anything else at the top.
+func (s *Site) failed(w http.ResponseWriter, r *http.Request, name, title string, d *formData, err error) {
+	e := ops.AsError(err)
+	if e.Code == ops.CodeInternal {
+		s.App.Log.Error("people form", "form", name, "err", err)
+	}
+	d.Errors = map[string]string{}
+	for _, f := range e.Fields {
+		d.Errors[f.Field] = f.Message
+	}
+	d.Message = e.Detail
+	if e.Code == ops.CodeRateLimited {
+		secs := int(e.RetryAfter.Seconds() + 0.999)
+		w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
+	}
+	s.form(w, r, name, title, e.Code.Status(), d)
+}
+
+func values(r *http.Request, names ...string) map[string]string {
+	out := map[string]string{}
+	for _, n := range names {
+		out[n] = strings.TrimSpace(r.PostFormValue(n))
+	}
+	return out
+}
+
+// safeNext keeps redirects after sign-in on this site.
+func safeNext(next string) string {
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") {
+		return "/"
+	}
+	return next
+}
+
+func (s *Site) signUpPage(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	s.form(w, r, "signup", "Create an account", http.StatusOK, &formData{Values: map[string]string{}})
+}
+
+func (s *Site) signUp(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	v := values(r, "email", "name")
+	d := &formData{Values: v}
+	if err := s.people.SignUp(r.Context(), v["email"], r.PostFormValue("password"), v["name"]); err != nil {
+		s.failed(w, r, "signup", "Create an account", d, err)
+		return
+	}
+	d.Notice = "Almost there: we sent a link to " + v["email"] + ". Open it to verify your address, then sign in."
+	s.form(w, r, "signin", "Sign in", http.StatusOK, d)
+}
+
+func (s *Site) verify(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	d := &formData{Values: map[string]string{}}
+	if err := s.people.VerifyEmail(r.Context(), ps.ByName("token")); err != nil {
+		d.Message = "This verification link is not valid or has expired. Sign in to get a new one."
+		s.form(w, r, "signin", "Sign in", ops.AsError(err).Code.Status(), d)
+		return
+	}
+	d.Notice = "Your email address is verified. Your votes and reviews now count."
+	s.form(w, r, "signin", "Sign in", http.StatusOK, d)
+}
+
+func (s *Site) signInPage(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	s.form(w, r, "signin", "Sign in", http.StatusOK, &formData{Values: map[string]string{}, Next: safeNext(r.URL.Query().Get("next"))})
+}
+
+func (s *Site) signIn(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	v := values(r, "email")
+	d := &formData{Values: v, Next: safeNext(r.PostFormValue("next"))}
+	// Signing in replaces any old session: a fresh secret every time.
+	if _, old := s.viewer(r); old != "" {
+		s.people.SignOut(r.Context(), old)
+	}
+	session, _, err := s.people.SignIn(r.Context(), v["email"], r.PostFormValue("password"), s.clientIP(r))
+	if err != nil {
+		s.failed(w, r, "signin", "Sign in", d, err)
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: session, Path: "/", HttpOnly: true, Secure: s.secure,
+		SameSite: http.SameSiteLaxMode, MaxAge: int((30 * 24 * time.Hour).Seconds())})
+	http.Redirect(w, r, d.Next, http.StatusSeeOther)
+}
+
+func (s *Site) signOut(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	if _, session := s.viewer(r); session != "" {
+		if err := s.people.SignOut(r.Context(), session); err != nil {
+			s.errorPage(w, r, err)
+			return
+		}
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", HttpOnly: true, Secure: s.secure,
+		SameSite: http.SameSiteLaxMode, MaxAge: -1})
+	http.Redirect(w, r, "/", http.StatusSeeOther)
+}
+
+func (s *Site) resetRequestPage(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	s.form(w, r, "reset-request", "Reset your password", http.StatusOK, &formData{Values: map[string]string{}})
+}
+
+func (s *Site) resetRequest(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	v := values(r, "email")
+	d := &formData{Values: v}
+	if err := s.people.RequestPasswordReset(r.Context(), v["email"]); err != nil {
+		s.failed(w, r, "reset-request", "Reset your password", d, err)
+		return
+	}
+	// The same answer whether or not the address has an account.
+	d.Notice = "If " + v["email"] + " has an account, we sent it a link to choose a new password. The link works once, for a limited time."
+	s.form(w, r, "reset-request", "Reset your password", http.StatusOK, d)
+}
+
+func (s *Site) resetPage(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	s.form(w, r, "reset", "Choose a new password", http.StatusOK, &formData{Token: ps.ByName("token"), Values: map[string]string{}})
+}
+
+func (s *Site) reset(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	d := &formData{Token: ps.ByName("token"), Values: map[string]string{}}
+	if err := s.people.ResetPassword(r.Context(), d.Token, r.PostFormValue("password")); err != nil {
+		s.failed(w, r, "reset", "Choose a new password", d, err)
+		return
+	}
+	d.Notice = "Your password is changed and your other sessions are signed out. Sign in with the new password."
+	s.form(w, r, "signin", "Sign in", http.StatusOK, d)
+}
+
+// signedIn returns the viewer or sends the browser to sign in first.
+func (s *Site) signedIn(w http.ResponseWriter, r *http.Request, back string) *Person {
+	p, _ := s.viewer(r)
+	if p == nil {
+		http.Redirect(w, r, "/signin?next="+url.QueryEscape(back), http.StatusSeeOther)
+		return nil
+	}
+	if r.Method == http.MethodPost && !s.tokenOK(r) {
+		s.forbidden(w, r, "The form's security token is missing or expired. Go back, reload the page and try again.")
+		return nil
+	}
+	return p
+}
+
+// afterAction returns to the listing with a note, or shows the error.
+func (s *Site) afterAction(w http.ResponseWriter, r *http.Request, slug, note string, err error) {
+	if err != nil {
+		e := ops.AsError(err)
+		if e.Code == ops.CodeNotFound {
+			s.notFound(w, r, e.Detail)
+			return
+		}
+		s.errorPage(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/listings/"+slug+"?done="+url.QueryEscape(note), http.StatusSeeOther)
+}
+
+func (s *Site) vote(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	slug := ps.ByName("slug")
+	p := s.signedIn(w, r, "/listings/"+slug)
+	if p == nil {
+		return
+	}
+	voted, err := s.people.ToggleVote(r.Context(), p.ID, slug, s.clientIP(r))
+	s.afterAction(w, r, slug, map[bool]string{true: "voted", false: "unvoted"}[voted], err)
+}
+
+func (s *Site) follow(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	slug := ps.ByName("slug")
+	p := s.signedIn(w, r, "/listings/"+slug)
+	if p == nil {
+		return
+	}
+	on, err := s.people.ToggleFollow(r.Context(), p.ID, slug)
+	s.afterAction(w, r, slug, map[bool]string{true: "followed", false: "unfollowed"}[on], err)
+}
+
+func (s *Site) review(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	slug := ps.ByName("slug")
+	p := s.signedIn(w, r, "/listings/"+slug+"#review")
+	if p == nil {
+		return
+	}
+	stars, _ := strconv.Atoi(r.PostFormValue("stars"))
+	err := s.people.SaveReview(r.Context(), p.ID, slug, stars, r.PostFormValue("text"))
+	s.afterAction(w, r, slug, "reviewed", err)
+}
+
+func (s *Site) report(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	slug := ps.ByName("slug")
+	p := s.signedIn(w, r, "/listings/"+slug)
+	if p == nil {
+		return
+	}
+	reviewID, _ := strconv.ParseInt(r.PostFormValue("review"), 10, 64)
+	err := s.people.Report(r.Context(), p.ID, slug, reviewID, r.PostFormValue("reason"))
+	s.afterAction(w, r, slug, "reported", err)
+}
+
+func (s *Site) following(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	p := s.signedIn(w, r, "/following")
+	if p == nil {
+		return
+	}
+	page, err := strconv.Atoi(r.URL.Query().Get("page"))
+	if err != nil || page < 1 {
+		page = 1
+	}
+	items, total, err := s.people.Following(r.Context(), p.ID, page, 24)
+	if err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	d := &formData{Items: items, Pager: newPager(r, page, 24, total)}
+	pg := s.page(r, "Following", "Products you follow", d)
+	pg.NoIndex, pg.private = true, true
+	s.render(w, r, "following", pg)
+}
+
+func (s *Site) unsubscribePage(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	s.form(w, r, "unsubscribe", "Unsubscribe", http.StatusOK, &formData{Token: ps.ByName("token")})
+}
+
+func (s *Site) unsubscribe(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	d := &formData{Token: ps.ByName("token")}
+	if err := s.people.Unsubscribe(r.Context(), d.Token); err != nil {
+		if ops.AsError(err).Code == ops.CodeNotFound {
+			d.Message = "This unsubscribe link is not valid."
+			s.form(w, r, "unsubscribe", "Unsubscribe", http.StatusNotFound, d)
+			return
+		}
+		s.failed(w, r, "unsubscribe", "Unsubscribe", d, err)
+		return
+	}
+	d.Notice = "Done: you will get no more of these emails."
+	s.form(w, r, "unsubscribe", "Unsubscribe", http.StatusOK, d)
+}

@@ -1,0 +1,192 @@
+package site
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"launchdir/db"
+
+	"github.com/microcosm-cc/bluemonday"
+	"github.com/yuin/goldmark"
+)
+
+// pageNames are the templates under templates/, each rendered inside layout.html.
+var pageNames = []string{"home", "listing", "categories", "category", "week", "leaderboards", "board",
+	"founders", "founder", "blog", "post", "awards", "search", "compare", "error",
+	"alternatives", "signup", "signin", "reset-request", "reset", "unsubscribe", "following"}
+
+func (s *Site) parse() error {
+	s.pages = map[string]*template.Template{}
+	for _, name := range pageNames {
+		t, err := template.New(name).Funcs(funcs).ParseFS(templateFS,
+			"templates/parts.html", "templates/"+name+".html")
+		if err != nil {
+			return fmt.Errorf("site template %s: %w", name, err)
+		}
+		s.pages[name] = t
+	}
+	return nil
+}
+
+var (
+	md        = goldmark.New()
+	sanitizer = bluemonday.UGCPolicy()
+)
+
+var funcs = template.FuncMap{
+	"markdown":   renderMarkdown,
+	"paragraphs": paragraphs,
+	"drChart":    drChart,
+	"date":       humanDate,
+	"money":      money,
+	"stars":      stars,
+	"metric":     metricText,
+	"keys":       sortedKeys[string],
+	"has":        func(list []string, v string) bool { return contains(list, v) },
+	"initial": func(s string) string {
+		for _, r := range s {
+			return strings.ToUpper(string(r))
+		}
+		return "?"
+	},
+	"seq": func(from, to int) []int {
+		var out []int
+		for i := from; i <= to; i++ {
+			out = append(out, i)
+		}
+		return out
+	},
+	"pageWindow": pageWindow,
+	"title": func(s string) string {
+		return strings.ToUpper(s[:min(1, len(s))]) + strings.ReplaceAll(s[min(1, len(s)):], "_", " ")
+	},
+}
+
+// renderMarkdown turns a blog post's Markdown into sanitised HTML: the
+// renderer escapes raw HTML by default and bluemonday removes anything
+// unsafe that links or images could still carry.
+func renderMarkdown(src string) template.HTML {
+	var buf bytes.Buffer
+	if err := md.Convert([]byte(src), &buf); err != nil {
+		return template.HTML(template.HTMLEscapeString(src))
+	}
+	return template.HTML(sanitizer.SanitizeBytes(buf.Bytes()))
+}
+
+func paragraphs(s string) []string {
+	var out []string
+	for _, p := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n\n") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// drChart draws the Domain Rating history as a small inline SVG line chart
+// (no script, no external file), with a text alternative.
+func drChart(h []db.DRPoint) template.HTML {
+	if len(h) < 2 {
+		return ""
+	}
+	const w, ht, pad = 240.0, 60.0, 4.0
+	lo, hi := math.MaxInt, math.MinInt
+	for _, p := range h {
+		lo, hi = min(lo, p.Rating), max(hi, p.Rating)
+	}
+	span := float64(max(hi-lo, 1))
+	var pts []string
+	for i, p := range h {
+		x := pad + float64(i)*(w-2*pad)/float64(len(h)-1)
+		y := ht - pad - float64(p.Rating-lo)*(ht-2*pad)/span
+		pts = append(pts, fmt.Sprintf("%.1f,%.1f", x, y))
+	}
+	first, last := h[0], h[len(h)-1]
+	label := fmt.Sprintf("Domain Rating from %d (%s) to %d (%s), low %d, high %d", first.Rating, first.Date, last.Rating, last.Date, lo, hi)
+	return template.HTML(fmt.Sprintf(`<svg class="chart" viewBox="0 0 %.0f %.0f" width="%.0f" height="%.0f" role="img" aria-label="%s">`+
+		`<title>%s</title><polyline fill="none" stroke="currentColor" stroke-width="2" points="%s"/></svg>`,
+		w, ht, w, ht, template.HTMLEscapeString(label), template.HTMLEscapeString(label), strings.Join(pts, " ")))
+}
+
+func humanDate(s string) string {
+	for _, layout := range []string{time.RFC3339, "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.Format("2 Jan 2006")
+		}
+	}
+	return s
+}
+
+func money(cents any) string {
+	var c float64
+	switch v := cents.(type) {
+	case float64:
+		c = v
+	case int64:
+		c = float64(v)
+	case int:
+		c = float64(v)
+	default:
+		return fmt.Sprint(cents)
+	}
+	return fmt.Sprintf("$%.2f", c/100)
+}
+
+func stars(avg *float64) string {
+	if avg == nil {
+		return "no rating yet"
+	}
+	return fmt.Sprintf("%.1f / 5", *avg)
+}
+
+// metricText shows a leaderboard metric in its unit.
+func metricText(m db.BoardMetric) string {
+	switch m.Name {
+	case "contributed_cents":
+		return money(m.Value)
+	case "mrr_cents":
+		s := money(m.Value) + " MRR"
+		if m.Verified != nil && *m.Verified {
+			s += " (verified)"
+		}
+		return s
+	case "votes", "votes_in_week":
+		return fmt.Sprintf("%d votes", m.Value)
+	case "domain_rating":
+		return fmt.Sprintf("DR %d", m.Value)
+	}
+	return fmt.Sprint(m.Value)
+}
+
+// pageWindow lists the page numbers shown around the current one.
+func pageWindow(p *Pager) []int {
+	n := p.Pages()
+	var out []int
+	for i := max(1, p.Page-3); i <= min(n, p.Page+3); i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
