@@ -45,7 +45,7 @@ func (s *idemStore) Begin(ctx context.Context, userID int64, key, hash string) (
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE idempotency_keys SET state = 'done', response_status = ?, response_body = ?
 			WHERE user_id = ? AND key = ? AND state = 'running' AND created_at <= ? AND effect_at IS NOT NULL`,
-			lostResponse.Code.Status(), []byte(ops.ProblemBody(lostResponse, "")), userID, key, stale); err != nil {
+			lostResponse.Code.Status(), []byte(ops.ProblemBody(lostResponse)), userID, key, stale); err != nil {
 			return err
 		}
 		var (
@@ -79,21 +79,12 @@ func (s *idemStore) Finish(ctx context.Context, userID int64, key string, r *ops
 	return err
 }
 
-// Abandon forgets a key whose request failed before any effect committed,
-// so a retry runs again; when an effect did commit (a write transaction
-// succeeded, then a later step failed) the key is finished with the
-// lost-response problem instead: a retry must not repeat the effect.
+// Abandon forgets the key after a server error (5xx, 429), so a retry runs
+// again: the handler reported failure, and a handler that committed
+// something before failing undoes it itself (create_checkout marks its
+// order failed when the payment provider is down).
 func (s *idemStore) Abandon(ctx context.Context, userID int64, key string) {
-	err := s.a.DB.Tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE user_id = ? AND key = ? AND state = 'running' AND effect_at IS NULL`, userID, key); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx, `UPDATE idempotency_keys SET state = 'done', response_status = ?, response_body = ?
-			WHERE user_id = ? AND key = ? AND state = 'running'`,
-			lostResponse.Code.Status(), []byte(ops.ProblemBody(lostResponse, "")), userID, key)
-		return err
-	})
-	if err != nil {
+	if _, err := s.a.DB.W.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE user_id = ? AND key = ? AND state = 'running'`, userID, key); err != nil {
 		s.a.Log.Error("idempotency abandon", "err", err)
 	}
 }

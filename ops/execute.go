@@ -158,8 +158,9 @@ func (ProblemExtra) OutputSchema() map[string]any {
 	return map[string]any{"type": "object", "additionalProperties": false,
 		"description": "Facts a client can act on, by problem.",
 		"properties": map[string]any{
-			"claim_id":     map[string]any{"type": "integer", "description": "conflict on claim_listing: your pending claim of this listing."},
-			"promo_reason": map[string]any{"type": "string", "enum": enumValues("$promo_reason"), "description": "invalid promo_code: why the code cannot be used."},
+			"claim_id":         map[string]any{"type": "integer", "description": "conflict on claim_listing: your pending claim of this listing."},
+			"effect_committed": map[string]any{"type": "boolean", "description": "conflict on an Idempotency-Key: the first request took effect but the server stopped before storing its response; look the result up instead of repeating it."},
+			"promo_reason":     map[string]any{"type": "string", "enum": enumValues("$promo_reason"), "description": "invalid promo_code: why the code cannot be used."},
 		}}
 }
 
