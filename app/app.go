@@ -70,6 +70,9 @@ type Page[T any] struct {
 	Page    int `json:"page"`
 	PerPage int `json:"per_page"`
 	Total   int `json:"total"`
+	// TotalIsEstimate is true when more listings match than a search counts
+	// (10,000): Total is then a lower bound or an estimate, not exact.
+	TotalIsEstimate bool `json:"total_is_estimate,omitempty"`
 }
 
 func page[T any](in *ops.Input, items []T, total int) Page[T] {

@@ -154,3 +154,29 @@ func (a *App) RevokeOAuthGrant(ctx context.Context, userID, grantID int64) error
 		return err
 	})
 }
+
+// SessionPrincipal is the person signed in on the website, as the
+// operations see them: every scope (a person acts for themself), credential
+// "session". The founder pages run the same operations as the API with it.
+func (a *App) SessionPrincipal(ctx context.Context, userID int64) (*ops.Principal, error) {
+	p := &ops.Principal{UserID: userID, Scopes: ops.AllScopes, Credential: "session"}
+	if err := a.DB.R.QueryRowContext(ctx, `SELECT email FROM users WHERE id = ?`, userID).Scan(&p.Email); err != nil {
+		return nil, notFound(err, "user")
+	}
+	return p, nil
+}
+
+// DraftField names a draft profile field and whether it holds a list.
+type DraftField struct {
+	Name string
+	List bool
+}
+
+// DraftFields are the draft profile fields in the order of the spec.
+func DraftFields() []DraftField {
+	out := make([]DraftField, len(profileFields))
+	for i, f := range profileFields {
+		out[i] = DraftField{Name: f.Name, List: f.List}
+	}
+	return out
+}

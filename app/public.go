@@ -12,11 +12,11 @@ import (
 )
 
 func (a *App) getSiteInfo(ctx context.Context, in *ops.Input) (any, error) {
-	live, err := a.DB.PublicCount(ctx, `SELECT count(*) FROM listings WHERE status = 'live'`)
+	live, err := a.DB.StatusCount(ctx, "live")
 	if err != nil {
 		return nil, err
 	}
-	upcoming, err := a.DB.Count(ctx, `SELECT count(*) FROM listings WHERE status = 'scheduled'`)
+	upcoming, err := a.DB.StatusCount(ctx, "scheduled")
 	if err != nil {
 		return nil, err
 	}
@@ -46,11 +46,13 @@ func (a *App) searchListings(ctx context.Context, in *ops.Input) (any, error) {
 		Domain: normalizeDomain(in.Str("domain")), Upcoming: in.Str("status") == "upcoming",
 		Sort: in.Str("sort"), Offset: off, Limit: lim,
 	}
-	items, total, err := a.DB.SearchListings(ctx, f)
+	items, total, err := a.DB.SearchListingsTotal(ctx, f)
 	if err != nil {
 		return nil, err
 	}
-	return page(in, items, total), nil
+	p := page(in, items, total.N)
+	p.TotalIsEstimate = total.Estimate
+	return p, nil
 }
 
 // normalizeDomain lets people paste a URL or a www. host as the domain filter.

@@ -5,61 +5,138 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"golang.org/x/sync/singleflight"
 )
 
 // Counting a large result set costs O(rows) in SQLite (about 5 ms per
-// 100k index entries), which would dominate list latency at 100k listings.
-// Public list totals above countCacheMin are therefore cached for
-// countCacheTTL: a big total may lag writes by seconds; small totals, which
-// people can check by eye, are always exact.
+// 100k index entries, far more through a full-text match), which would
+// dominate list latency at 100k listings. So no request waits for a full
+// count of a big set:
+//   - unfiltered live/upcoming lists and category-only lists read counters
+//     kept by triggers (listing_status_counts) or by RecountCategories
+//     (categories.live_count): exact and O(1);
+//   - other listing searches count at most countCap matches and report
+//     countCap (or a full-text estimate) with "total_is_estimate" when more match;
+//   - totals above countCacheMin are cached for countCacheTTL; an expired
+//     entry is still served (up to countStaleMax) while one background query
+//     refreshes it, and concurrent identical counts run once (singleflight).
+//
+// Small totals, which people can check by eye, are always exact and fresh.
 const (
 	countCacheMin = 1000
 	countCacheTTL = 30 * time.Second
+	countStaleMax = 10 * time.Minute
 )
 
+// countCap bounds the rows a search total counts (a variable so tests can
+// reach the bound with a small database).
+var countCap = 10000
+
 type countEntry struct {
-	n  int
-	at time.Time
+	n        int
+	estimate bool
+	at       time.Time
 }
 
 type countCache struct {
-	mu sync.Mutex
-	m  map[string]countEntry
+	mu     sync.Mutex
+	m      map[string]countEntry
+	flight singleflight.Group
 }
 
-func (c *countCache) get(key string, now time.Time) (int, bool) {
+func (c *countCache) get(key string) (countEntry, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.m[key]
-	if !ok || now.Sub(e.at) > countCacheTTL {
-		return 0, false
-	}
-	return e.n, true
+	return e, ok
 }
 
-func (c *countCache) put(key string, n int, now time.Time) {
+func (c *countCache) put(key string, e countEntry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) > 10000 {
 		c.m = map[string]countEntry{} // bounded: drop everything rather than grow
 	}
-	c.m[key] = countEntry{n: n, at: now}
+	c.m[key] = e
 }
 
-// PublicCount runs a count query for a public list total, caching totals
-// above countCacheMin briefly.
-func (d *DB) PublicCount(ctx context.Context, query string, args ...any) (int, error) {
-	key := query + fmt.Sprint(args...)
+// Total is a list total; Estimate says N is not exact (more rows match
+// than were counted).
+type Total struct {
+	N        int
+	Estimate bool
+}
+
+// cached serves key from the cache, computing it with fn at most once at a
+// time. A stale entry is served at once while fn refreshes it in the
+// background, so only the first request for a key ever waits for fn.
+func (d *DB) cached(ctx context.Context, key string, fn func(ctx context.Context) (Total, error)) (Total, error) {
 	now := time.Now()
-	if n, ok := d.counts.get(key, now); ok {
-		return n, nil
+	e, ok := d.counts.get(key)
+	age := now.Sub(e.at)
+	if ok && age <= countCacheTTL {
+		return Total{e.n, e.estimate}, nil
 	}
+	run := func() (any, error) {
+		// Detached from the request: a refresh outlives the request that
+		// started it, and a waiting request's cancellation must not fail the others.
+		t, err := fn(context.WithoutCancel(ctx))
+		if err == nil && t.N > countCacheMin {
+			d.counts.put(key, countEntry{t.N, t.Estimate, time.Now()})
+		}
+		return t, err
+	}
+	if ok && age <= countStaleMax {
+		d.counts.flight.DoChan(key, run) // refresh in the background
+		return Total{e.n, e.estimate}, nil
+	}
+	select {
+	case r := <-d.counts.flight.DoChan(key, run):
+		if r.Err != nil {
+			return Total{}, r.Err
+		}
+		return r.Val.(Total), nil
+	case <-ctx.Done():
+		return Total{}, ctx.Err()
+	}
+}
+
+// PublicCount runs an exact count query for a public list total, caching
+// totals above countCacheMin (see cached).
+func (d *DB) PublicCount(ctx context.Context, query string, args ...any) (int, error) {
+	t, err := d.cached(ctx, query+fmt.Sprint(args...), func(ctx context.Context) (Total, error) {
+		var n int
+		err := d.R.QueryRowContext(ctx, query, args...).Scan(&n)
+		return Total{N: n}, err
+	})
+	return t.N, err
+}
+
+// boundedCount counts the rows of a query (a SELECT of anything) up to
+// countCap; beyond that the total is an estimate: estimate() if given and
+// larger, else countCap.
+func (d *DB) boundedCount(ctx context.Context, query string, args []any, estimate func(ctx context.Context) (int, error)) (Total, error) {
+	return d.cached(ctx, "bounded:"+query+fmt.Sprint(args...), func(ctx context.Context) (Total, error) {
+		var n int
+		err := d.R.QueryRowContext(ctx, fmt.Sprintf("SELECT count(*) FROM (%s LIMIT %d)", query, countCap+1), args...).Scan(&n)
+		if err != nil || n <= countCap {
+			return Total{N: n}, err
+		}
+		t := Total{N: countCap, Estimate: true}
+		if estimate != nil {
+			if e, err := estimate(ctx); err == nil && e > t.N {
+				t.N = e
+			}
+		}
+		return t, nil
+	})
+}
+
+// StatusCount is the number of listings with a status, from the counter
+// the listing triggers maintain (exact, O(1)).
+func (d *DB) StatusCount(ctx context.Context, status string) (int, error) {
 	var n int
-	if err := d.R.QueryRowContext(ctx, query, args...).Scan(&n); err != nil {
-		return 0, err
-	}
-	if n > countCacheMin {
-		d.counts.put(key, n, now)
-	}
-	return n, nil
+	err := d.R.QueryRowContext(ctx, `SELECT coalesce((SELECT n FROM listing_status_counts WHERE status = ?), 0)`, status).Scan(&n)
+	return n, err
 }

@@ -122,20 +122,44 @@ func isWordRune(r rune) bool {
 	return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127
 }
 
-// SearchListings lists live (or upcoming) listings matching f.
+// SearchListings lists live (or upcoming) listings matching f with an
+// exact total (use SearchListingsTotal where an estimate may be reported).
 func (d *DB) SearchListings(ctx context.Context, f SearchFilter) ([]Summary, int, error) {
+	items, t, err := d.SearchListingsTotal(ctx, f)
+	return items, t.N, err
+}
+
+// SearchListingsTotal lists live (or upcoming) listings matching f. The
+// total is exact from maintained counters when only the status or only a
+// category filters; otherwise it is counted up to countCap (see counts.go).
+func (d *DB) SearchListingsTotal(ctx context.Context, f SearchFilter) ([]Summary, Total, error) {
 	where, args := []string{}, []any{}
+	status := "live"
 	if f.Upcoming {
-		where = append(where, "l.status = 'scheduled'")
-	} else {
-		where = append(where, "l.status = 'live'")
+		status = "scheduled"
 	}
+	where = append(where, "l.status = '"+status+"'")
+	// counter is the exact total when nothing but the status (or, for live
+	// listings, a category) filters: -1 when it has to be counted.
+	counter := -1
 	if f.Category != "" {
-		cond, cargs, err := d.categoryCond(ctx, f.Category)
+		cond, cargs, size, err := d.categoryCond(ctx, f.Category)
 		if err != nil {
-			return nil, 0, err
+			return nil, Total{}, err
 		}
 		where, args = append(where, cond), append(args, cargs...)
+		if !f.Upcoming {
+			counter = size
+		}
+	} else {
+		n, err := d.StatusCount(ctx, status)
+		if err != nil {
+			return nil, Total{}, err
+		}
+		counter = n
+	}
+	if f.Stage != "" || f.Country != "" || f.PricingModel != "" || f.Domain != "" || f.Q != "" {
+		counter = -1
 	}
 	for _, fl := range []struct{ col, val string }{{"l.stage", f.Stage}, {"l.country", f.Country}, {"l.pricing_model", f.PricingModel}, {"l.domain", f.Domain}} {
 		if fl.val != "" {
@@ -145,28 +169,28 @@ func (d *DB) SearchListings(ctx context.Context, f SearchFilter) ([]Summary, int
 	}
 	exact := FTSQuery(f.Q, false)
 	if f.Q != "" && exact == "" {
-		return []Summary{}, 0, nil
+		return []Summary{}, Total{}, nil
 	}
 	if exact == "" {
-		return d.filteredList(ctx, where, args, f)
+		return d.filteredList(ctx, where, args, f, counter)
 	}
 	// Whole words first; only when they match nothing is the last word
 	// tried as a prefix ("quick" finds "quickbase"). Expanding a short,
 	// common prefix is what makes full-text queries slow.
 	items, total, err := d.textSearch(ctx, exact, where, args, f)
-	if err != nil || total > 0 {
+	if err != nil || total.N > 0 {
 		return items, total, err
 	}
 	return d.textSearch(ctx, FTSQuery(f.Q, true), where, args, f)
 }
 
-func (d *DB) textSearch(ctx context.Context, fts string, where []string, args []any, f SearchFilter) ([]Summary, int, error) {
+func (d *DB) textSearch(ctx context.Context, fts string, where []string, args []any, f SearchFilter) ([]Summary, Total, error) {
 	if f.Sort == "relevance" || f.Sort == "" {
 		return d.rankedSearch(ctx, fts, where, args, f)
 	}
 	where = append(where, "l.id IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?)")
 	args = append(args, fts)
-	return d.filteredList(ctx, where, args, f)
+	return d.filteredList(ctx, where, args, f, -1)
 }
 
 // bigCategory is the live count above which a category filter reads the
@@ -176,11 +200,11 @@ const bigCategory = 2000
 
 // categoryCond is the filter for a category and its subcategories, with a
 // plan chosen by the category's size.
-func (d *DB) categoryCond(ctx context.Context, slug string) (string, []any, error) {
+func (d *DB) categoryCond(ctx context.Context, slug string) (string, []any, int, error) {
 	rows, err := d.R.QueryContext(ctx, `SELECT id, live_count FROM categories WHERE slug = ?1
 		OR parent_id = (SELECT id FROM categories WHERE slug = ?1) ORDER BY parent_id IS NOT NULL`, slug)
 	if err != nil {
-		return "", nil, err
+		return "", nil, 0, err
 	}
 	defer rows.Close()
 	var ids []any
@@ -189,7 +213,7 @@ func (d *DB) categoryCond(ctx context.Context, slug string) (string, []any, erro
 		var id int64
 		var n int
 		if err := rows.Scan(&id, &n); err != nil {
-			return "", nil, err
+			return "", nil, 0, err
 		}
 		if len(ids) == 0 {
 			size = n // the first row is the category itself; its count includes subcategories
@@ -197,19 +221,21 @@ func (d *DB) categoryCond(ctx context.Context, slug string) (string, []any, erro
 		ids = append(ids, id)
 	}
 	if err := rows.Err(); err != nil {
-		return "", nil, err
+		return "", nil, 0, err
 	}
 	if len(ids) == 0 {
-		return "0", nil, nil // unknown category: nothing matches
+		return "0", nil, 0, nil // unknown category: nothing matches
 	}
 	marks := strings.TrimSuffix(strings.Repeat("?,", len(ids)), ",")
 	if size > bigCategory {
-		return `EXISTS (SELECT 1 FROM listing_categories lc WHERE lc.listing_id = l.id AND lc.category_id IN (` + marks + `))`, ids, nil
+		return `EXISTS (SELECT 1 FROM listing_categories lc WHERE lc.listing_id = l.id AND lc.category_id IN (` + marks + `))`, ids, size, nil
 	}
-	return `l.id IN (SELECT listing_id FROM listing_categories WHERE category_id IN (` + marks + `))`, ids, nil
+	return `l.id IN (SELECT listing_id FROM listing_categories WHERE category_id IN (` + marks + `))`, ids, size, nil
 }
 
-func (d *DB) filteredList(ctx context.Context, where []string, args []any, f SearchFilter) ([]Summary, int, error) {
+// filteredList pages through listings matching where; counter is the
+// exact total when known (>= 0), else the total is a bounded count.
+func (d *DB) filteredList(ctx context.Context, where []string, args []any, f SearchFilter, counter int) ([]Summary, Total, error) {
 	order, ok := sortOrder[f.Sort]
 	if !ok {
 		order = sortOrder["votes"]
@@ -218,9 +244,12 @@ func (d *DB) filteredList(ctx context.Context, where []string, args []any, f Sea
 		}
 	}
 	cond := strings.Join(where, " AND ")
-	total, err := d.PublicCount(ctx, "SELECT count(*) FROM listings l WHERE "+cond, args...)
-	if err != nil {
-		return nil, 0, err
+	total := Total{N: counter}
+	if counter < 0 {
+		var err error
+		if total, err = d.boundedCount(ctx, "SELECT 1 FROM listings l WHERE "+cond, args, nil); err != nil {
+			return nil, Total{}, ftsErr(err)
+		}
 	}
 	items, err := querySummaries(ctx, d.R, "SELECT "+summaryCols+summaryFrom+" WHERE "+cond+
 		" ORDER BY "+order+" LIMIT ? OFFSET ?", append(args, f.Limit, f.Offset)...)
@@ -231,18 +260,22 @@ func (d *DB) filteredList(ctx context.Context, where []string, args []any, f Sea
 // first the newest ftsCandidates matches ranked by bm25 (name weighted
 // highest), then any older matches, newest first. A word with fewer
 // matches than that (nearly every real query) is ranked completely.
-func (d *DB) rankedSearch(ctx context.Context, fts string, where []string, args []any, f SearchFilter) ([]Summary, int, error) {
+func (d *DB) rankedSearch(ctx context.Context, fts string, where []string, args []any, f SearchFilter) ([]Summary, Total, error) {
 	cond := strings.Join(where, " AND ")
 	// CROSS JOIN keeps the FTS match as the outer loop: a rare word then
 	// costs a few lookups instead of a scan of every live listing.
-	total, err := d.PublicCount(ctx, `SELECT count(*) FROM listings_fts CROSS JOIN listings l ON l.id = listings_fts.rowid
-		WHERE listings_fts MATCH ? AND `+cond, append([]any{fts}, args...)...)
-	if err != nil || total == 0 {
+	var estimate func(context.Context) (int, error)
+	if len(where) == 1 && !strings.ContainsAny(fts, " *") {
+		estimate = func(ctx context.Context) (int, error) { return d.termEstimate(ctx, fts) }
+	}
+	total, err := d.boundedCount(ctx, `SELECT 1 FROM listings_fts CROSS JOIN listings l ON l.id = listings_fts.rowid
+		WHERE listings_fts MATCH ? AND `+cond, append([]any{fts}, args...), estimate)
+	if err != nil || total.N == 0 {
 		return []Summary{}, total, ftsErr(err)
 	}
 	ranked, oldest, err := d.rankCandidates(ctx, fts, cond, args)
 	if err != nil {
-		return nil, 0, ftsErr(err)
+		return nil, Total{}, ftsErr(err)
 	}
 	var ids []int64
 	if f.Offset < len(ranked) {
@@ -251,12 +284,29 @@ func (d *DB) rankedSearch(ctx context.Context, fts string, where []string, args 
 	if rest := f.Limit - len(ids); rest > 0 && oldest > 0 {
 		more, err := d.olderMatches(ctx, fts, cond, args, oldest, max(0, f.Offset-len(ranked)), rest)
 		if err != nil {
-			return nil, 0, ftsErr(err)
+			return nil, Total{}, ftsErr(err)
 		}
 		ids = append(ids, more...)
 	}
 	items, err := d.summariesByID(ctx, ids)
 	return items, total, err
+}
+
+// termEstimate estimates the live listings containing one quoted term:
+// the documents FTS5 records for the term (all statuses) scaled by the
+// share of listings that are live. Two index reads, whatever the size.
+func (d *DB) termEstimate(ctx context.Context, fts string) (int, error) {
+	var docs int
+	err := d.R.QueryRowContext(ctx, `SELECT coalesce(sum(doc), 0) FROM listings_vocab WHERE term = ?`, strings.Trim(fts, `"`)).Scan(&docs)
+	if err != nil {
+		return 0, err
+	}
+	var live, all int
+	err = d.R.QueryRowContext(ctx, `SELECT coalesce(sum(n) FILTER (WHERE status = 'live'), 0), coalesce(sum(n), 0) FROM listing_status_counts`).Scan(&live, &all)
+	if err != nil || all == 0 {
+		return 0, err
+	}
+	return int(int64(docs) * int64(live) / int64(all)), nil
 }
 
 // rankCandidates returns the ids of the newest candidates that pass the

@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // Paging through a relevance search must visit every match exactly once,
@@ -79,5 +82,94 @@ func TestFTSQueryQuotesOperators(t *testing.T) {
 	}
 	if got := FTSQuery("quick", true); got != `"quick"*` {
 		t.Errorf("prefix: %q", got)
+	}
+}
+
+// A search total is exact up to countCap matches; one past, it is an
+// estimate (the fts5vocab documents of the term, scaled to live listings,
+// or countCap), and the status-only and category-only totals stay exact.
+func TestSearchTotalBound(t *testing.T) {
+	ctx := context.Background()
+	d, err := Open(ctx, filepath.Join(t.TempDir(), "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	defer func(c int) { countCap = c }(countCap)
+	countCap = 10
+	insert := func(from, to int, desc string) {
+		for i := from; i <= to; i++ {
+			if _, err := d.W.Exec(`INSERT INTO listings(id, slug, name, url, domain, description, status, launched_at, created_at, updated_at)
+			VALUES (?,?,?,?,?,?,'live',?,?,?)`, i, fmt.Sprintf("item-%d", i), fmt.Sprintf("Item %d", i), "https://x.example/", "x.example",
+				desc, "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	insert(1, 10, "alpha beta")
+	for _, q := range []string{"alpha", "alpha beta"} {
+		if _, tot, err := d.SearchListingsTotal(ctx, SearchFilter{Q: q, Limit: 5}); err != nil || tot != (Total{N: 10}) {
+			t.Fatalf("%q at the cap: %+v %v, want exactly 10", q, tot, err)
+		}
+	}
+	insert(11, 11, "alpha beta")
+	if _, tot, err := d.SearchListingsTotal(ctx, SearchFilter{Q: "alpha", Limit: 5}); err != nil || tot != (Total{N: 11, Estimate: true}) {
+		t.Fatalf("one past the cap, one word: %+v %v, want the vocabulary estimate 11", tot, err)
+	}
+	if _, tot, err := d.SearchListingsTotal(ctx, SearchFilter{Q: "alpha beta", Limit: 5}); err != nil || tot != (Total{N: 10, Estimate: true}) {
+		t.Fatalf("one past the cap, two words: %+v %v, want 10 as an estimate", tot, err)
+	}
+	if _, tot, err := d.SearchListingsTotal(ctx, SearchFilter{Country: "US", Limit: 5}); err != nil || tot != (Total{}) {
+		t.Fatalf("filtered: %+v %v", tot, err)
+	}
+	insert(12, 12, "gamma")
+	if _, tot, err := d.SearchListingsTotal(ctx, SearchFilter{Limit: 5}); err != nil || tot != (Total{N: 12}) {
+		t.Fatalf("unfiltered live total from the counter: %+v %v, want exactly 12", tot, err)
+	}
+	if _, err := d.W.Exec(`UPDATE listings SET status = 'scheduled' WHERE id = 12`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.W.Exec(`DELETE FROM listings WHERE id = 11`); err != nil {
+		t.Fatal(err)
+	}
+	for st, want := range map[string]int{"live": 10, "scheduled": 1} {
+		if n, err := d.StatusCount(ctx, st); err != nil || n != want {
+			t.Fatalf("status %s: %d %v, want %d", st, n, err, want)
+		}
+	}
+}
+
+// Concurrent requests for an uncached count run the query once.
+func TestCountSingleFlight(t *testing.T) {
+	ctx := context.Background()
+	d := &DB{}
+	var runs atomic.Int32
+	release := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tot, err := d.cached(ctx, "k", func(context.Context) (Total, error) {
+				runs.Add(1)
+				<-release
+				return Total{N: 5000}, nil
+			})
+			if err != nil || tot.N != 5000 {
+				t.Errorf("%+v %v", tot, err)
+			}
+		}()
+	}
+	time.Sleep(50 * time.Millisecond)
+	close(release)
+	wg.Wait()
+	if n := runs.Load(); n != 1 {
+		t.Fatalf("count ran %d times, want 1", n)
+	}
+	// An expired entry is served at once while one refresh runs.
+	d.counts.put("k", countEntry{n: 5000, at: time.Now().Add(-countCacheTTL - time.Second)})
+	tot, err := d.cached(ctx, "k", func(context.Context) (Total, error) { return Total{N: 6000}, nil })
+	if err != nil || tot.N != 5000 {
+		t.Fatalf("stale entry: %+v %v, want 5000 served while refreshing", tot, err)
 	}
 }

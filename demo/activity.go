@@ -86,6 +86,9 @@ func (g *gen) castVotes(l *listing, lv level) {
 		l.Weekly = append(l.Weekly, wc)
 		g.weekly = append(g.weekly, wc)
 	}
+	if len(g.weekly) > 2*g.weeklyKept+100000 {
+		g.pruneWeekly()
+	}
 	l.Trending = g.trendingScore(l.Votes)
 }
 

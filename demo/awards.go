@@ -14,16 +14,7 @@ type award struct {
 // listings receive votes, so every weekly count belongs to a live listing.
 func computeAwards(weekly []weekCount, before string) []award {
 	ws := append([]weekCount(nil), weekly...)
-	sort.Slice(ws, func(i, j int) bool {
-		a, b := ws[i], ws[j]
-		if a.Week != b.Week {
-			return a.Week < b.Week
-		}
-		if a.Votes != b.Votes {
-			return a.Votes > b.Votes
-		}
-		return a.ListingID < b.ListingID
-	})
+	sortWeekly(ws)
 	var out []award
 	rank := 0
 	for i, wc := range ws {
@@ -36,6 +27,38 @@ func computeAwards(weekly []weekCount, before string) []award {
 		}
 	}
 	return out
+}
+
+// sortWeekly orders weekly counts by week, then the award order.
+func sortWeekly(ws []weekCount) {
+	sort.Slice(ws, func(i, j int) bool {
+		a, b := ws[i], ws[j]
+		if a.Week != b.Week {
+			return a.Week < b.Week
+		}
+		if a.Votes != b.Votes {
+			return a.Votes > b.Votes
+		}
+		return a.ListingID < b.ListingID
+	})
+}
+
+// pruneWeekly keeps only each week's first three in award order, which is
+// all computeAwards can use, so the seeder's memory stays flat in N.
+func (g *gen) pruneWeekly() {
+	sortWeekly(g.weekly)
+	kept := g.weekly[:0]
+	rank := 0
+	for i, wc := range g.weekly {
+		if i == 0 || wc.Week != g.weekly[i-1].Week {
+			rank = 0
+		}
+		if rank++; rank <= 3 {
+			kept = append(kept, wc)
+		}
+	}
+	g.weekly = append([]weekCount(nil), kept...)
+	g.weeklyKept = len(g.weekly)
 }
 
 type alternative struct {

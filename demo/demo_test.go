@@ -431,6 +431,17 @@ func TestSeed(t *testing.T) {
 	if n := count(t, d, "SELECT count(*) FROM listings WHERE status = 'live'"); n < 1700 {
 		t.Errorf("live = %d", n)
 	}
+	// The seeder fills the full-text index per batch: it must match the
+	// listings exactly, and the per-row trigger must be back.
+	if _, err := d.W.Exec(`INSERT INTO listings_fts(listings_fts) VALUES('integrity-check')`); err != nil {
+		t.Errorf("full-text index after seeding: %v", err)
+	}
+	if n := count(t, d, "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'listings_fts_ai'"); n != 1 {
+		t.Errorf("full-text insert trigger present %d times", n)
+	}
+	if n := count(t, d, "SELECT n FROM listing_status_counts WHERE status = 'live'"); n != count(t, d, "SELECT count(*) FROM listings WHERE status = 'live'") {
+		t.Errorf("live counter %d differs from the listings", n)
+	}
 }
 
 func BenchmarkSeed10k(b *testing.B) {

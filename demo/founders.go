@@ -9,7 +9,7 @@ import (
 // product the founder started with; bios mention it.
 func (g *gen) newFounder(name, country, company string, userID int64, at time.Time) *founder {
 	f := &founder{
-		ID:        int64(len(g.founders) + 1),
+		ID:        g.nFounders + 1,
 		Slug:      uniqueSlug(g.founderSlugs, slugify(name)),
 		Name:      name,
 		Title:     pick(g, founderTitles),
@@ -20,7 +20,12 @@ func (g *gen) newFounder(name, country, company string, userID int64, at time.Ti
 	f.Bio = name + " was " + pick(g, formerRoles) + " at " + pick(g, formerEmployers) +
 		" before starting " + company + ". " + pick(g, founderHobbies)
 	f.Socials = g.founderSocials(f.Slug)
-	g.founders = append(g.founders, f)
+	g.nFounders++
+	if len(g.founders) < founderPool {
+		g.founders = append(g.founders, f)
+	} else {
+		g.founders[(g.nFounders-1)%founderPool] = f // replace the oldest
+	}
 	g.pendingFounders = append(g.pendingFounders, f)
 	return f
 }

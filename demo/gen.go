@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"hash/fnv"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -21,11 +22,35 @@ type gen struct {
 	tops   []*category // top-level categories
 	leaves []*category // subcategories
 
-	slugs, domains, founderSlugs map[string]bool
-	founders                     []*founder // every founder so far, for reuse
+	slugs, domains, founderSlugs nameSet
+	founders                     []*founder // founders to reuse: the first founderPool, then a rolling window
+	nFounders                    int64      // founders created (the next id)
 	pendingFounders              []*founder // created but not yet written
 	weekly                       []weekCount
+	weeklyKept                   int // len(weekly) after the last pruneWeekly
 	earliestWeek                 time.Time
+}
+
+// founderPool bounds the founders kept for reuse, so seeding a million
+// listings keeps memory flat; the demo directory stays far below it.
+const founderPool = 20000
+
+// nameSet is a set of taken names held as 64-bit hashes: a fixed 8 bytes a
+// name whatever its length. A hash collision only makes a free name look
+// taken (the generator then picks another), never lets a name repeat.
+type nameSet map[uint64]struct{}
+
+func (s nameSet) has(name string) bool {
+	_, ok := s[hashName(name)]
+	return ok
+}
+
+func (s nameSet) add(name string) { s[hashName(name)] = struct{}{} }
+
+func hashName(name string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return h.Sum64()
 }
 
 func newGen(seed int64, now time.Time) *gen {
@@ -35,9 +60,9 @@ func newGen(seed int64, now time.Time) *gen {
 		now:          now,
 		today:        dayStart(now),
 		week0:        monday(now),
-		slugs:        map[string]bool{},
-		domains:      map[string]bool{},
-		founderSlugs: map[string]bool{},
+		slugs:        nameSet{},
+		domains:      nameSet{},
+		founderSlugs: nameSet{},
 	}
 	g.buildCategories()
 	return g
@@ -157,12 +182,12 @@ func slugify(s string) string {
 }
 
 // uniqueSlug returns base, or base-2, base-3, ... whichever is free.
-func uniqueSlug(taken map[string]bool, base string) string {
+func uniqueSlug(taken nameSet, base string) string {
 	s := base
-	for n := 2; taken[s]; n++ {
+	for n := 2; taken.has(s); n++ {
 		s = base + "-" + strconv.Itoa(n)
 	}
-	taken[s] = true
+	taken.add(s)
 	return s
 }
 

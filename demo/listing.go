@@ -41,7 +41,7 @@ func (g *gen) newListing(id int64, status string, cat *category, rich bool) *lis
 func (g *gen) naming(l *listing) {
 	for try := 0; try < 8; try++ {
 		l.Name = g.productName()
-		if !g.slugs[slugify(l.Name)] {
+		if !g.slugs.has(slugify(l.Name)) {
 			break
 		}
 	}
@@ -78,14 +78,14 @@ func (g *gen) domain(l *listing) string {
 	for _, prefix := range domainPrefixes {
 		for i := range tlds {
 			d := prefix + base + tlds[(start+i)%len(tlds)]
-			if !g.domains[d] {
-				g.domains[d] = true
+			if !g.domains.has(d) {
+				g.domains.add(d)
 				return d
 			}
 		}
 	}
 	d := base + strconv.FormatInt(l.ID, 10) + ".com"
-	g.domains[d] = true
+	g.domains.add(d)
 	return d
 }
 

@@ -29,7 +29,12 @@ type areaEnv struct {
 
 func newAreaEnv(t *testing.T) *areaEnv {
 	t.Helper()
-	e := apitest.New(t, apitest.Options{Fixture: true})
+	return newAreaEnvWith(t, apitest.Options{Fixture: true})
+}
+
+func newAreaEnvWith(t *testing.T, o apitest.Options) *areaEnv {
+	t.Helper()
+	e := apitest.New(t, o)
 	s, err := site.Mount(e.Routes, e.App, nil)
 	if err != nil {
 		t.Fatal(err)

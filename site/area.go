@@ -72,6 +72,8 @@ func (s *Site) mountArea(srv *routes.Server) error {
 	}
 	s.mountAdmin(srv)
 	s.mountFounder(srv)
+	s.mountFounderWork(srv)
+	s.mountFounderDrafts(srv)
 	return nil
 }
 
@@ -202,6 +204,14 @@ var doneMessages = map[string]string{
 	"retried":   "The email is queued again.",
 	"settings":  "The settings were saved.",
 	"revoked":   "Access revoked.",
+	"facts":     "Saved: the listing shows the new facts (the site team sees a before/after copy).",
+	"posted":    "The update is posted; followers are emailed.",
+	"free":      "The listing is queued for its free launch week.",
+	"claimed":   "Claim started: publish what the instructions say, then press Verify.",
+	"verified":  "Verified: you are now an owner of the listing.",
+	"draft":     "The draft was updated.",
+	"invited":   "Invitation sent.",
+	"submitted": "Submitted: this is your listing now (not published yet). Choose the free launch or buy a launch below.",
 }
 
 // done redirects (303) to a page of the area with a confirmation.

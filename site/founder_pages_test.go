@@ -107,3 +107,12 @@ func mustExec(t *testing.T, e *areaEnv, q string, args ...any) {
 		t.Fatal(err)
 	}
 }
+
+func regexpFind(t *testing.T, body, pattern string) string {
+	t.Helper()
+	m := regexp.MustCompile(pattern).FindStringSubmatch(body)
+	if m == nil {
+		t.Fatalf("no %s in %s", pattern, body)
+	}
+	return m[1]
+}

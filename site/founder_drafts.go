@@ -1,0 +1,226 @@
+package site
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"launchdir/app"
+	"launchdir/ops"
+	"launchdir/routes"
+
+	"github.com/julienschmidt/httprouter"
+)
+
+// Submit by URL and draft review: the same operations as POST /drafts,
+// GET/PATCH /drafts/{id} and POST /drafts/{id}/submit. While the site is
+// read the draft page shows the pages read so far and polls a small JSON
+// progress address (static/founder_draft.js); it is a plain page, so a
+// reload (or no JavaScript and the Refresh link) shows the same state.
+
+func (s *Site) mountFounderDrafts(srv *routes.Server) {
+	get := func(path string, h areaHandler) {
+		srv.Handle(http.MethodGet, path, s.guard(false, h))
+		srv.Handle(http.MethodHead, path, s.guard(false, h))
+	}
+	post := func(path string, h areaHandler) { srv.Handle(http.MethodPost, path, s.guard(false, h)) }
+	get("/me/drafts", s.myDrafts)
+	post("/me/drafts", s.mySubmitURL)
+	get("/me/drafts/:id", s.myDraft)
+	get("/me/drafts/:id/progress", s.myDraftProgress)
+	post("/me/drafts/:id/field", s.myDraftField)
+	post("/me/drafts/:id/invite", s.myDraftInvite)
+	post("/me/drafts/:id/submit", s.myDraftSubmit)
+}
+
+type myDraftsData struct {
+	app.Page[app.Draft]
+	Pager *Pager
+	URL   string
+}
+
+func (s *Site) draftsPage(w http.ResponseWriter, r *http.Request, uid int64, status int, typed, errMsg string) {
+	var d myDraftsData
+	if err := s.op(r.Context(), uid, "list_my_drafts", pageArgsAny(r), &d.Page); err != nil {
+		s.areaError(w, r, uid, err)
+		return
+	}
+	d.Pager, d.URL = newPager(r, d.Page.Page, d.PerPage, d.Total), typed
+	s.renderArea(w, r, "founder_drafts", "Your drafts", status, uid, d, errMsg)
+}
+
+func (s *Site) myDrafts(w http.ResponseWriter, r *http.Request, _ httprouter.Params, uid int64) {
+	s.draftsPage(w, r, uid, http.StatusOK, "", "")
+}
+
+func (s *Site) mySubmitURL(w http.ResponseWriter, r *http.Request, _ httprouter.Params, uid int64) {
+	u := strings.TrimSpace(r.PostFormValue("url"))
+	var d app.Draft
+	if err := s.op(r.Context(), uid, "submit_listing", map[string]any{"url": u}, &d); err != nil {
+		e := ops.AsError(err)
+		if e.Code == ops.CodeInternal || e.Code == ops.CodeUnauthorized {
+			s.areaError(w, r, uid, err)
+			return
+		}
+		s.draftsPage(w, r, uid, e.Code.Status(), u, e.Detail)
+		return
+	}
+	http.Redirect(w, r, "/me/drafts/"+d.ID, http.StatusSeeOther)
+}
+
+type draftField struct {
+	Name  string
+	List  bool
+	Text  string // the value as typed in the form (lists one per line)
+	Field *app.Field
+}
+
+type myDraftData struct {
+	D       *app.Draft
+	Fields  []draftField
+	Working bool // crawling or drafting
+	Read    int
+	Planned int
+}
+
+func (s *Site) loadDraft(r *http.Request, uid int64, id string) (*myDraftData, error) {
+	var d app.Draft
+	if err := s.op(r.Context(), uid, "get_draft", map[string]any{"id": id}, &d); err != nil {
+		return nil, err
+	}
+	out := &myDraftData{D: &d, Working: d.Status == "crawling" || d.Status == "drafting"}
+	out.Read, out.Planned = s.App.DraftProgress(d.ID)
+	if !out.Working || out.Read < len(d.PagesRead) {
+		out.Read = len(d.PagesRead) // the worker's counter ends with the job
+	}
+	for _, f := range app.DraftFields() {
+		df := draftField{Name: f.Name, List: f.List, Field: d.Fields[f.Name]}
+		if df.Field != nil {
+			df.Text = fieldText(df.Field.Value)
+		}
+		out.Fields = append(out.Fields, df)
+	}
+	return out, nil
+}
+
+// fieldText shows a draft value in a form: lists one item a line.
+func fieldText(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case []any:
+		parts := make([]string, len(x))
+		for i, p := range x {
+			parts[i] = fmt.Sprint(p)
+		}
+		return strings.Join(parts, "\n")
+	case float64:
+		return fmt.Sprintf("%.0f", x)
+	}
+	return fmt.Sprint(v)
+}
+
+func (s *Site) myDraft(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
+	d, err := s.loadDraft(r, uid, ps.ByName("id"))
+	if err != nil {
+		s.areaError(w, r, uid, err)
+		return
+	}
+	s.renderArea(w, r, "founder_draft", "Review your draft", http.StatusOK, uid, d, "")
+}
+
+// myDraftProgress is what the page polls while the site is read.
+func (s *Site) myDraftProgress(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
+	d, err := s.loadDraft(r, uid, ps.ByName("id"))
+	if err != nil {
+		w.Header().Set("Cache-Control", "no-store")
+		http.Error(w, `{"error":"not found"}`, http.StatusNotFound)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	json.NewEncoder(w).Encode(map[string]any{"status": d.D.Status, "pages_read": d.Read, "pages_planned": d.Planned,
+		"pages": d.D.PagesRead})
+}
+
+// myDraftField edits one field: save the typed value, lock, restore or
+// regenerate it (update_draft's fields, lock_fields, restore, regenerate).
+func (s *Site) myDraftField(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
+	id, name := ps.ByName("id"), r.PostFormValue("field")
+	args := map[string]any{"id": id}
+	switch r.PostFormValue("do") {
+	case "save":
+		var v any = r.PostFormValue("value")
+		for _, f := range app.DraftFields() {
+			if f.Name == name && f.List {
+				items := []any{}
+				for _, line := range strings.Split(v.(string), "\n") {
+					if line = strings.TrimSpace(line); line != "" {
+						items = append(items, line)
+					}
+				}
+				v = items
+			}
+		}
+		if s, ok := v.(string); ok && strings.TrimSpace(s) == "" {
+			v = nil // an empty value removes the field
+		}
+		args["fields"] = map[string]any{name: v}
+	case "lock":
+		args["lock_fields"] = []any{name}
+	case "restore":
+		args["restore"] = []any{name}
+	case "regenerate":
+		args["regenerate"] = []any{name}
+	default:
+		s.areaError(w, r, uid, ops.Invalid("do", "must be save, lock, restore or regenerate"))
+		return
+	}
+	if err := s.op(r.Context(), uid, "update_draft", args, nil); err != nil {
+		s.draftRefusal(w, r, uid, id, err)
+		return
+	}
+	http.Redirect(w, r, "/me/drafts/"+id+"?done=draft#f-"+name, http.StatusSeeOther)
+}
+
+func (s *Site) draftRefusal(w http.ResponseWriter, r *http.Request, uid int64, id string, err error) {
+	e := ops.AsError(err)
+	if e.Code == ops.CodeNotFound || e.Code == ops.CodeInternal {
+		s.areaError(w, r, uid, err)
+		return
+	}
+	d, lerr := s.loadDraft(r, uid, id)
+	if lerr != nil {
+		s.areaError(w, r, uid, lerr)
+		return
+	}
+	msg := e.Detail
+	for _, f := range e.Fields {
+		if !strings.Contains(msg, f.Message) {
+			msg += "; " + f.Field + ": " + f.Message
+		}
+	}
+	s.renderArea(w, r, "founder_draft", "Review your draft", e.Code.Status(), uid, d, msg)
+}
+
+func (s *Site) myDraftInvite(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
+	id := ps.ByName("id")
+	if err := s.op(r.Context(), uid, "invite_cofounder", map[string]any{"id": id, "email": strings.TrimSpace(r.PostFormValue("email"))}, nil); err != nil {
+		s.draftRefusal(w, r, uid, id, err)
+		return
+	}
+	http.Redirect(w, r, "/me/drafts/"+id+"?done=invited", http.StatusSeeOther)
+}
+
+func (s *Site) myDraftSubmit(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
+	id := ps.ByName("id")
+	var res app.SubmittedDraft
+	if err := s.op(r.Context(), uid, "submit_draft", map[string]any{"id": id}, &res); err != nil {
+		s.draftRefusal(w, r, uid, id, err)
+		return
+	}
+	http.Redirect(w, r, fmt.Sprintf("/me/listings/%d?done=submitted", res.ListingID), http.StatusSeeOther)
+}

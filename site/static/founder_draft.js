@@ -1,0 +1,17 @@
+// Draft progress: while the site is read, poll the draft's progress address
+// and show the pages read; reload when the draft is ready or failed. The page
+// itself shows the same state on a reload, so nothing is lost.
+(function () {
+  var box = document.getElementById("progress");
+  if (!box) return;
+  var url = box.getAttribute("data-poll");
+  function tick() {
+    fetch(url, {credentials: "same-origin", cache: "no-store"}).then(function (r) { return r.json(); }).then(function (p) {
+      if (p.status !== "crawling" && p.status !== "drafting") { location.reload(); return; }
+      var t = p.status + ": " + p.pages_read + " of about " + Math.max(p.pages_planned, p.pages_read) + " pages read";
+      box.querySelector("[data-text]").textContent = t;
+      setTimeout(tick, 1000);
+    }).catch(function () { setTimeout(tick, 3000); });
+  }
+  setTimeout(tick, 1000);
+})();
