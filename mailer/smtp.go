@@ -135,4 +135,3 @@ func domainOf(addr string) string {
 	}
 	return "localhost"
 }
-
