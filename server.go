@@ -196,7 +196,7 @@ func start(ctx context.Context, c *serveConfig, log *slog.Logger) (*service, err
 	})
 	oa.Mount(srv)
 	mcp.Mount(srv, a)
-	if _, err := site.Mount(srv, a, nil); err != nil {
+	if _, err := site.Mount(srv, a, a); err != nil {
 		d.Close()
 		return nil, err
 	}
