@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"os"
 	"time"
 
 	"launchdir/replica"
@@ -42,7 +43,10 @@ func (c *serveConfig) checkReplication() error {
 // restoreIfMissing brings a replaced VM's database back from the replica.
 // An empty replica (first start) is not an error: the server starts fresh.
 func restoreIfMissing(ctx context.Context, c *serveConfig, log *slog.Logger) error {
-	if !c.RestoreMissing || fileHasData(c.DB) {
+	if !c.RestoreMissing {
+		return nil
+	}
+	if st, err := os.Stat(c.DB); err == nil && st.Size() > 0 {
 		return nil
 	}
 	info, err := replica.RestoreTo(ctx, c.DB, replica.RestoreOptions{From: c.Replicate, Force: true})
