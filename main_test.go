@@ -155,7 +155,7 @@ func TestCLIPricesAndPasswords(t *testing.T) {
 	defer a.DB.Close()
 	var hash string
 	a.DB.R.QueryRow(`SELECT password_hash FROM users WHERE email = 'pw@example.com'`).Scan(&hash)
-	if !strings.HasPrefix(hash, "$2") || strings.Contains(hash, "horse") {
+	if !strings.HasPrefix(strings.TrimPrefix(hash, "sha256+"), "$2") || strings.Contains(hash, "horse") {
 		t.Fatalf("password not stored as a bcrypt hash: %q", hash)
 	}
 }

@@ -12,8 +12,6 @@ import (
 
 	"launchdir/db"
 	"launchdir/ops"
-
-	"golang.org/x/crypto/bcrypt"
 )
 
 // User is an account.
@@ -83,14 +81,14 @@ func (a *App) CreateUser(ctx context.Context, email, name, password string) (*Us
 	}
 	var hash any
 	if password != "" {
-		if len(password) < 8 || len(password) > 72 {
-			return nil, ops.Invalid("password", "must be 8 to 72 bytes")
+		if err := CheckPasswordRule(password); err != nil {
+			return nil, err
 		}
-		h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
+		h, err := HashPassword(password)
 		if err != nil {
 			return nil, err
 		}
-		hash = string(h)
+		hash = h
 	}
 	u := &User{Email: email, Name: name, CreatedAt: a.Now().UTC().Format(time.RFC3339)}
 	err = a.DB.Tx(ctx, func(tx *sql.Tx) error {

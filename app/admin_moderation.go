@@ -201,7 +201,7 @@ func (a *App) uncountVotes(ctx context.Context, tx *sql.Tx, userID int64) (int, 
 		listing int64
 		week    string
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT listing_id, week FROM votes WHERE voter = ?`, voter)
+	rows, err := tx.QueryContext(ctx, `SELECT listing_id, week FROM votes WHERE voter = ? AND counted`, voter)
 	if err != nil {
 		return 0, err
 	}

@@ -20,6 +20,9 @@ type Config struct {
 	BaseURL  string // public origin, no trailing slash
 	SiteName string
 	SiteKey  string // this directory's key in a network of sites
+	// VoteMinAccountAge: votes of younger accounts are stored but not
+	// counted (0 means the default, 24 h; negative means no minimum).
+	VoteMinAccountAge time.Duration
 }
 
 // App is the business layer.
@@ -37,6 +40,7 @@ type App struct {
 	ext       Externals
 	drafts    *draftPipeline
 	orders    *orderRuntime
+	people    *peopleRuntime
 }
 
 // New builds the app and its operations table.
@@ -47,7 +51,8 @@ func New(d *db.DB, cfg Config, log *slog.Logger) (*App, error) {
 	if cfg.SiteKey == "" {
 		cfg.SiteKey = "main"
 	}
-	a := &App{DB: d, Cfg: cfg, Log: log, Now: time.Now, orders: &orderRuntime{promoFails: map[int64][]time.Time{}}}
+	a := &App{DB: d, Cfg: cfg, Log: log, Now: time.Now, orders: &orderRuntime{promoFails: map[int64][]time.Time{}},
+		people: newPeopleRuntime()}
 	t, err := ops.NewTable(a.operations())
 	if err != nil {
 		return nil, err

@@ -26,6 +26,8 @@ func (a *App) jobs() []Job {
 		{Name: "outbox delivery", Every: 15 * time.Second, Run: a.DeliverOutbox},
 		{Name: "planner statistics", Every: time.Hour, Run: a.DB.Optimize},
 		{Name: "draft sweep", Every: time.Minute, Run: a.SweepDrafts},
+		{Name: "launch awards", Every: time.Hour, Run: a.AwardWeeks},
+		{Name: "session purge", Every: time.Hour, Run: a.PurgeSessions},
 	}, a.extraJobs...)
 }
 

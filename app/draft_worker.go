@@ -184,7 +184,7 @@ func (a *App) runDraftJob(ctx context.Context, j draftJob) {
 	if len(pages) > 0 {
 		res.FinalURL = pages[0].URL
 	}
-	cats, err := a.categoryNames(ctx)
+	cats, err := a.draftCategories(ctx)
 	if err != nil {
 		a.Log.Error("draft categories", "err", err)
 		return
@@ -221,6 +221,25 @@ func (a *App) failDraft(ctx context.Context, id string, err error) {
 	if uerr != nil {
 		a.Log.Error("fail draft", "draft", id, "err", uerr)
 	}
+}
+
+// draftCategories are the categories a drafter chooses from, with their
+// descriptions so a match is about what a category covers, not a word.
+func (a *App) draftCategories(ctx context.Context) ([]crawl.Category, error) {
+	rows, err := a.DB.R.QueryContext(ctx, `SELECT name, description FROM categories ORDER BY position, name`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []crawl.Category
+	for rows.Next() {
+		var c crawl.Category
+		if err := rows.Scan(&c.Name, &c.Description); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
 }
 
 func (a *App) categoryNames(ctx context.Context) ([]string, error) {

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"time"
 )
 
@@ -22,7 +23,9 @@ func (a *App) enqueueMail(ctx context.Context, tx *sql.Tx, kind, to, subject, bo
 
 type outboxRow struct {
 	id                int64
+	kind              string
 	to, subject, body string
+	html, headers     string
 	attempts          int
 }
 
@@ -30,7 +33,7 @@ type outboxRow struct {
 // in status failed after outboxMaxAttempts.
 func (a *App) DeliverOutbox(ctx context.Context) error {
 	now := a.Now().UTC()
-	rows, err := a.DB.R.QueryContext(ctx, `SELECT id, to_addr, subject, body, attempts FROM outbox
+	rows, err := a.DB.R.QueryContext(ctx, `SELECT id, kind, to_addr, subject, body, html, headers, attempts FROM outbox
 		WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT 50`, now.Format(time.RFC3339))
 	if err != nil {
 		return err
@@ -38,7 +41,7 @@ func (a *App) DeliverOutbox(ctx context.Context) error {
 	var due []outboxRow
 	for rows.Next() {
 		var r outboxRow
-		if err := rows.Scan(&r.id, &r.to, &r.subject, &r.body, &r.attempts); err != nil {
+		if err := rows.Scan(&r.id, &r.kind, &r.to, &r.subject, &r.body, &r.html, &r.headers, &r.attempts); err != nil {
 			rows.Close()
 			return err
 		}
@@ -54,7 +57,14 @@ func (a *App) DeliverOutbox(ctx context.Context) error {
 }
 
 func (a *App) deliverOne(ctx context.Context, r outboxRow, now time.Time) error {
-	sendErr := a.ext.Mailer.Send(ctx, r.to, r.subject, r.body)
+	var sendErr error
+	if es, ok := a.ext.Mailer.(EmailSender); ok {
+		e := Email{Kind: r.kind, To: r.to, Subject: r.subject, Text: r.body, HTML: r.html}
+		json.Unmarshal([]byte(r.headers), &e.Headers)
+		sendErr = es.SendEmail(ctx, e)
+	} else {
+		sendErr = a.ext.Mailer.Send(ctx, r.to, r.subject, r.body)
+	}
 	if sendErr == nil {
 		_, err := a.DB.W.ExecContext(ctx, `UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = ? WHERE id = ?`,
 			now.Format(time.RFC3339), r.id)

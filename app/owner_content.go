@@ -38,26 +38,6 @@ func (a *App) postListingUpdate(ctx context.Context, in *ops.Input) (any, error)
 	return PostedUpdate{Update: u, ListingID: id, FollowersNotified: notified}, nil
 }
 
-// notifyFollowers queues one email per follower in the same transaction.
-func (a *App) notifyFollowers(ctx context.Context, tx *sql.Tx, listingID int64, u db.Update) (int, error) {
-	var name, slug string
-	if err := tx.QueryRowContext(ctx, `SELECT name, slug FROM listings WHERE id = ?`, listingID).Scan(&name, &slug); err != nil {
-		return 0, err
-	}
-	emails, err := db.Column[string](ctx, tx, `SELECT u.email FROM follows f JOIN users u ON u.id = f.user_id WHERE f.listing_id = ? ORDER BY u.id`, listingID)
-	if err != nil {
-		return 0, err
-	}
-	subject := fmt.Sprintf("%s: %s", name, u.Title)
-	body := fmt.Sprintf("%s posted an update.\n\n%s\n\n%s\n\nSee %s", name, u.Title, u.Body, a.ListingURL(slug))
-	for _, e := range emails {
-		if err := a.enqueueMail(ctx, tx, "follower_update", e, subject, body); err != nil {
-			return 0, err
-		}
-	}
-	return len(emails), nil
-}
-
 func (a *App) addMilestone(ctx context.Context, in *ops.Input) (any, error) {
 	id, uid := in.Int("listing_id"), in.UserID()
 	m := db.Milestone{Date: in.Str("date"), Title: in.Str("title"), Description: in.Str("description"), URL: in.Str("url")}

@@ -16,6 +16,9 @@ var countryAliases = map[string]string{
 	"türkiye": "TR", "turkiye": "TR", "ivory coast": "CI", "russian federation": "RU",
 	"viet nam": "VN", "uae": "AE", "swaziland": "SZ", "macedonia": "MK", "burma": "MM",
 	"cabo verde": "CV", "deutschland": "DE", "españa": "ES", "österreich": "AT", "schweiz": "CH",
+	"suisse": "CH", "svizzera": "CH", "nederland": "NL", "italia": "IT", "sverige": "SE", "belgique": "BE",
+	"belgië": "BE", "danmark": "DK", "norge": "NO", "suomi": "FI", "polska": "PL", "éire": "IE",
+	"méxico": "MX", "brasil": "BR", "u.s.": "US", "frankreich": "FR", "espagne": "ES", "allemagne": "DE",
 }
 
 var (

@@ -79,7 +79,7 @@ func FuzzDraftAndGuard(f *testing.F) {
 	f.Add([]byte(`<meta charset="iso-8859-1"><p>caf\xe9 \xff\xfe</p>`), []byte("\xef\xbb\xbf<p>\x00\x01</p>"))
 	f.Add([]byte(`<script type="application/ld+json">[[[[{"@graph":[{"@type":["Person"],"name":{"@value":1}}]}]]]]</script>`), []byte(`<a href="javascript:alert(1)">x</a><img src="//[::1">`))
 
-	cats := []string{"Developer Tools", "Marketing"}
+	cats := CategoriesNamed("Developer Tools", "Marketing")
 	f.Fuzz(func(t *testing.T, home, about []byte) {
 		type result struct {
 			p   *Profile

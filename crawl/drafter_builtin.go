@@ -17,7 +17,7 @@ type builtinDrafter struct{}
 func NewBuiltinDrafter() Drafter { return builtinDrafter{} }
 
 // Draft implements Drafter.
-func (builtinDrafter) Draft(ctx context.Context, res *Result, categories []string) (*Profile, error) {
+func (builtinDrafter) Draft(ctx context.Context, res *Result, categories []Category) (*Profile, error) {
 	if res == nil || len(res.Pages) == 0 {
 		return nil, errors.New("crawl result has no pages")
 	}
@@ -82,36 +82,40 @@ var productTypes = []string{"SoftwareApplication", "WebApplication", "MobileAppl
 // the title and the first heading of the homepage.
 func extractIdentity(b *builder, pages []*pageInfo) {
 	home := pages[0]
-	name, source := "", ""
+	name, source := "", Evidence{}
 	for _, t := range productTypes {
 		for _, n := range home.ld {
 			if s := ldString(n, "name"); name == "" && ldHasType(n, t) && s != "" {
-				name, source = s, s
+				name, source = s, ldEv(home, ldType(n), "name", s)
 			}
 		}
 	}
 	if name == "" && home.meta["og:site_name"] != "" {
-		name, source = home.meta["og:site_name"], home.meta["og:site_name"]
+		name, source = home.meta["og:site_name"], metaEv(home, "og:site_name")
 	}
 	titleName, titleRest := splitTitle(home.page.Title)
 	if name == "" && titleName != "" {
-		name, source = titleName, home.page.Title
+		name, source = titleName, titleEv(home)
 	}
 	h1 := flat(home.doc.Find("h1").First().Text())
 	if name == "" && h1 != "" && runeLen(h1) <= 60 {
-		name, source = h1, h1
+		name, source = h1, ev(home, h1)
 	}
 	if name != "" && runeLen(name) <= 80 {
-		evs := []Evidence{ev(home, source)}
-		if line := findLine(home, name); line != "" && line != source {
+		evs := []Evidence{source}
+		if line := findLine(home, name); line != "" && line != source.Quote {
 			evs = append(evs, ev(home, line))
 		}
 		b.setString("name", name, evs...)
 	}
 	if len(strings.Fields(titleRest)) >= 2 && !strings.EqualFold(titleRest, name) {
-		b.setString("tagline", titleRest, ev(home, home.page.Title))
+		b.setString("tagline", titleRest, titleEv(home))
 	} else if h1 != "" && !strings.EqualFold(h1, name) && runeLen(h1) <= 150 {
 		b.setString("tagline", h1, ev(home, h1))
+	} else if t := home.meta["og:title"]; t != "" {
+		if n, rest := splitTitle(t); strings.EqualFold(n, name) && len(strings.Fields(rest)) >= 2 {
+			b.setString("tagline", rest, metaEv(home, "og:title"))
+		}
 	}
 }
 
@@ -120,33 +124,36 @@ func extractIdentity(b *builder, pages []*pageInfo) {
 func extractDescriptions(b *builder, pages []*pageInfo) {
 	home := pages[0]
 	for _, k := range []string{"description", "og:description", "twitter:description"} {
-		if d := home.meta[k]; d != "" && runeLen(d) <= MaxStringLen {
-			b.setString("short_description", d, ev(home, d))
+		if d := home.meta[k]; d != "" && runeLen(d) <= MaxStringLen && !looksLikeInjection(d) {
+			b.setString("short_description", d, metaEv(home, k))
 		}
 	}
 	for _, n := range home.ld {
-		if d := ldString(n, "description"); d != "" && ldHasType(n, productTypes...) && runeLen(d) <= MaxStringLen {
-			b.setString("short_description", d, ev(home, d))
+		if d := ldString(n, "description"); d != "" && ldHasType(n, productTypes...) && runeLen(d) <= MaxStringLen && !looksLikeInjection(d) {
+			b.setString("short_description", d, ldEv(home, ldType(n), "description", d))
 		}
 	}
 	heroParas := paragraphs(home, 40, 3)
 	if len(heroParas) > 0 && runeLen(heroParas[0]) <= MaxStringLen {
 		b.setString("short_description", heroParas[0], ev(home, heroParas[0]))
 	}
+	var paras []string
+	var evs []Evidence
 	for _, pi := range byKind(pages, "about", "home") {
 		if pi.kind != "about" && pi.kind != "home" {
 			continue
 		}
-		paras := paragraphs(pi, 60, 4)
-		if len(paras) == 0 {
-			continue
+		for _, para := range paragraphs(pi, 60, 4) {
+			if len(paras) < 4 {
+				paras, evs = append(paras, para), append(evs, ev(pi, para))
+			}
 		}
-		var evs []Evidence
-		for _, para := range paras {
-			evs = append(evs, ev(pi, para))
+		if len(paras) >= 2 {
+			break
 		}
+	}
+	if len(paras) > 0 {
 		b.setString("description", truncateRunes(strings.Join(paras, "\n\n"), MaxDescriptionLen), evs...)
-		return
 	}
 }
 
@@ -162,7 +169,7 @@ func paragraphs(pi *pageInfo, minLen, limit int) []string {
 			return true // an FAQ answer, not a description
 		}
 		t := flat(selText(s))
-		if runeLen(t) >= minLen && !looksLikeInjection(t) {
+		if runeLen(t) >= minLen && !looksLikeInjection(t) && !isBoilerplate(t) {
 			out = append(out, t)
 		}
 		return len(out) < limit

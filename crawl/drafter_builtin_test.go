@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-var testCategories = []string{"Analytics", "Developer Tools", "Marketing", "Design", "Productivity", "Project Management", "E-commerce"}
+var testCategories = CategoriesNamed("Analytics", "Developer Tools", "Marketing", "Design", "Productivity", "Project Management", "E-commerce")
 
 // draftSite crawls a fixture, drafts with the built-in drafter and guards.
 func draftSite(t *testing.T, name string) (*Profile, *Result, string) {
@@ -65,7 +65,7 @@ func TestBuiltinAcme(t *testing.T) {
 	wantField(t, p, "tagline", "Privacy-first product analytics", "Acme Analytics — Privacy-first product analytics", home)
 	wantField(t, p, "short_description", "Acme Analytics gives product teams funnels, retention and live dashboards without cookies or personal data.", "gives product teams funnels", home)
 	wantField(t, p, "founded_year", "2019", "Acme Analytics was founded in 2019 in Lisbon, Portugal", base+"/about")
-	wantField(t, p, "city", "Lisbon", "in Lisbon, Portugal", base+"/about")
+	wantField(t, p, "city", "Lisbon", "Lisbon, Portugal", base+"/about")
 	wantField(t, p, "country", "PT", "Lisbon, Portugal", base+"/about")
 	wantField(t, p, "contact_email", "hello@acme-analytics.example", "Email us at hello@acme-analytics.example", base+"/contact")
 	wantField(t, p, "pricing_model", "freemium", "Free $0/month", base+"/pricing")
@@ -79,7 +79,7 @@ func TestBuiltinAcme(t *testing.T) {
 	wantField(t, p, "usps", []string{"Hosted in the EU on servers we run ourselves", "Set up in five minutes with one script tag"}, "Hosted in the EU", home)
 	wantField(t, p, "keywords", []string{"product analytics", "privacy", "GDPR", "funnels"}, "product analytics, privacy, GDPR, funnels", home)
 	wantField(t, p, "tags", []string{"product analytics", "funnels", "retention"}, "product analytics, funnels, retention", home)
-	wantField(t, p, "categories", []string{"Analytics"}, "Product analytics without the cookie banner", home)
+	wantField(t, p, "categories", []string{"Analytics"}, "Privacy-first product analytics", home)
 	if d, _ := p.Fields["description"].Value.(string); !strings.HasPrefix(d, "Acme Analytics was founded in 2019") {
 		t.Errorf("description %q", d)
 	}

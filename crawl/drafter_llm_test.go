@@ -59,7 +59,7 @@ func TestLLMDrafterFencesAndValidates(t *testing.T) {
 }` + "\n```"
 	})
 	d := NewLLMDrafter(srv.URL, "test-model", "sk-test", srv.Client())
-	raw, err := d.Draft(t.Context(), res, []string{"Marketing", "Analytics"})
+	raw, err := d.Draft(t.Context(), res, CategoriesNamed("Marketing", "Analytics"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package crawl
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/url"
 	"regexp"
@@ -9,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/PuerkitoBio/goquery"
-	"golang.org/x/net/html"
 )
 
 // pageInfo is a crawled page prepared for extraction.
@@ -38,13 +36,22 @@ func analyzePage(p *Page, home bool) *pageInfo {
 	if err != nil {
 		return nil
 	}
-	root, err := html.Parse(bytes.NewReader(p.HTML))
+	// Extractors read only what a visitor sees (hidden elements pruned) and
+	// only the company's own claims (role blocks and injections pruned).
+	root, err := parseVisible(p.HTML)
 	if err != nil {
 		return nil
 	}
+	pruneRoles(root)
 	doc := goquery.NewDocumentFromNode(root)
 	doc.Url = u
-	pi := &pageInfo{page: p, url: u, doc: doc, meta: metaTags(doc), ld: jsonLD(doc), lines: strings.Split(p.Text, "\n")}
+	var lines []string
+	for _, l := range strings.Split(visibleText(root), "\n") {
+		if !looksLikeInjection(l) {
+			lines = append(lines, l)
+		}
+	}
+	pi := &pageInfo{page: p, url: u, doc: doc, meta: metaTags(doc), ld: jsonLD(doc), lines: lines}
 	pi.kind = "home"
 	if !home {
 		pi.kind, _ = classifyPage(u, "")

@@ -19,55 +19,70 @@ func extractFacts(b *builder, pages []*pageInfo) {
 	extractLogo(b, pages)
 }
 
-var stageRe = regexp.MustCompile(`(?i)\b(public beta|private beta|open beta|closed beta|in beta|beta version|early access|in alpha|alpha version)\b`)
+var stageRe = regexp.MustCompile(`(?i)\b(public beta|private beta|open beta|closed beta|in beta|beta version|early access|in alpha|alpha version|öffentliche beta|bêta publique|en bêta|accès anticipé|acceso anticipado|en beta|versión beta)\b`)
 
-// extractStage reports a stage only when the home or about page names one.
+// extractStage reports a stage only when the home or about page says the
+// product itself (its name, not "Name Studio") is in that stage.
 func extractStage(b *builder, pages []*pageInfo) {
+	name, _ := b.p.Fields["name"].Value.(string)
+	if name == "" {
+		return
+	}
+	nameRe := regexp.MustCompile(`\b(?i:` + regexp.QuoteMeta(name) + `)\b(?:\s+\p{Lu}\w*)?`)
 	for _, pi := range pages {
 		if pi.kind != "home" && pi.kind != "about" {
 			continue
 		}
 		for _, line := range pi.lines {
 			loc := stageRe.FindStringIndex(line)
-			if loc == nil || looksLikeInjection(line) {
+			if loc == nil {
 				continue
+			}
+			sent := sentenceAt(line, loc[0], loc[1])
+			m := nameRe.FindString(sent)
+			if m == "" || !strings.EqualFold(strings.TrimSpace(m), name) || isBoilerplate(sent) {
+				continue // the stage of something else ("Boltbot Studio")
 			}
 			cue := strings.ToLower(line[loc[0]:loc[1]])
 			stage := "beta"
 			switch {
 			case strings.Contains(cue, "alpha"):
 				stage = "alpha"
-			case strings.Contains(cue, "early access"):
+			case strings.Contains(cue, "early access"), strings.Contains(cue, "anticipé"), strings.Contains(cue, "anticipado"):
 				stage = "early_access"
 			}
-			b.setString("stage", stage, ev(pi, sentenceAt(line, loc[0], loc[1])))
+			b.setString("stage", stage, ev(pi, sent))
 			return
 		}
 	}
 }
 
+// foundedRes find a founding year in a sentence, in English, German,
+// French and Spanish; the verb may come before or (German) after the year.
 var foundedRes = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)\b(?:founded|established|started|incorporated|launched)\s+(?:back\s+)?(?:in|on)\s+(?:[A-Z][a-z]+\s+)?((?:18|19|20)\d{2})\b`),
-	regexp.MustCompile(`(?i)\b(?:since|est\.|founded:)\s*((?:18|19|20)\d{2})\b`),
+	regexp.MustCompile(`(?i)\b(?:founded|established|started|incorporated|launched|set up|created|began|gegründet|fondée?s?|créée?s?|lancée?s?|fundad[oa]s?|naci[óo]|cread[oa]s?|lanzad[oa]s?)\b[^.!?]{0,40}?\b((?:18|19|20)\d{2})\b`),
+	regexp.MustCompile(`(?i)\b(?:since|seit|depuis|desde|est\.|founded:|gründung:?)\s*((?:18|19|20)\d{2})\b`),
+	regexp.MustCompile(`(?i)\b(?:wurde|wurden)\s+((?:18|19|20)\d{2})\b[^.!?]{0,80}?\bgegründet\b`),
 }
 
-// extractFounded looks for "founded in 2019"-style sentences, then for a
-// schema.org foundingDate.
+// extractFounded looks for "founded in 2019"-style sentences that are not
+// about someone else (boilerplate), then for a schema.org foundingDate.
 func extractFounded(b *builder, pages []*pageInfo) {
 	thisYear := time.Now().Year()
-	for _, pi := range byKind(pages, "about", "home") {
+	for _, pi := range byKind(pages, "about", "home", "team", "contact") {
+		if pi.kind != "about" && pi.kind != "home" && pi.kind != "team" && pi.kind != "contact" {
+			continue
+		}
 		for _, line := range pi.lines {
-			if looksLikeInjection(line) {
-				continue
-			}
 			for _, re := range foundedRes {
 				m := re.FindStringSubmatchIndex(line)
 				if m == nil {
 					continue
 				}
 				year := line[m[2]:m[3]]
-				if y, _ := strconv.Atoi(year); y <= thisYear {
-					b.setString("founded_year", year, ev(pi, sentenceAt(line, m[0], m[1])))
+				sent := sentenceAt(line, m[0], m[1])
+				if y, _ := strconv.Atoi(year); y <= thisYear && !isBoilerplate(sent) {
+					b.setString("founded_year", year, ev(pi, sent))
 					return
 				}
 			}
@@ -78,7 +93,7 @@ func extractFounded(b *builder, pages []*pageInfo) {
 			d := ldString(n, "foundingDate")
 			if len(d) >= 4 {
 				if y, err := strconv.Atoi(d[:4]); err == nil && y >= 1800 && y <= thisYear {
-					b.setString("founded_year", d[:4], ev(pi, d))
+					b.setString("founded_year", d[:4], ldEv(pi, ldType(n), "foundingDate", d))
 					return
 				}
 			}
@@ -86,10 +101,34 @@ func extractFounded(b *builder, pages []*pageInfo) {
 	}
 }
 
-// extractLocation reads city and country from a schema.org PostalAddress or
-// from "City, Country" text, quoting a visible line where possible.
+// extractLocation reads city and country from a postal address on the
+// contact/imprint, about or home page, then from "City, Country" prose,
+// then from a schema.org PostalAddress.
 func extractLocation(b *builder, pages []*pageInfo) {
-	ordered := byKind(pages, "about", "contact", "home")
+	ordered := byKind(pages, "contact", "about", "home", "team")
+	for _, pi := range ordered {
+		for i, line := range pi.lines {
+			next := ""
+			if i+1 < len(pi.lines) {
+				next = pi.lines[i+1]
+			}
+			if a, ok := parseAddress(line, next); ok {
+				b.setString("city", a.city, ev(pi, a.quote))
+				b.setString("country", a.country, ev(pi, a.quote))
+				return
+			}
+		}
+	}
+	for _, pi := range ordered {
+		for _, line := range pi.lines {
+			if city, code, ok := cityCountry(line); ok && !isBoilerplate(line) && !regionCode(city) {
+				q := ev(pi, line)
+				b.setString("city", city, q)
+				b.setString("country", code, q)
+				return
+			}
+		}
+	}
 	for _, pi := range ordered {
 		for _, n := range pi.ld {
 			if !ldHasType(n, "PostalAddress") {
@@ -97,43 +136,14 @@ func extractLocation(b *builder, pages []*pageInfo) {
 			}
 			city, country := ldString(n, "addressLocality"), ldString(n, "addressCountry")
 			code, ok := countryCode(country)
-			if city == "" || !ok {
+			if city == "" || !ok || regionCode(city) {
 				continue
 			}
-			if setLocationFromText(b, ordered, city, code) {
-				return
-			}
-			b.setString("city", city, ev(pi, city))
-			b.setString("country", code, ev(pi, country))
+			b.setString("city", city, ldEv(pi, ldType(n), "addressLocality", city))
+			b.setString("country", code, ldEv(pi, ldType(n), "addressCountry", country))
 			return
 		}
 	}
-	for _, pi := range ordered {
-		for _, line := range pi.lines {
-			if city, code, ok := cityCountry(line); ok && !looksLikeInjection(line) {
-				q := ev(pi, line)
-				b.setString("city", city, q)
-				b.setString("country", code, q)
-				return
-			}
-		}
-	}
-}
-
-// setLocationFromText quotes a visible line naming both city and country.
-func setLocationFromText(b *builder, pages []*pageInfo, city, code string) bool {
-	for _, pi := range pages {
-		for _, line := range pi.lines {
-			c, cc, ok := cityCountry(line)
-			if ok && strings.EqualFold(c, city) && cc == code {
-				q := ev(pi, line)
-				b.setString("city", city, q)
-				b.setString("country", code, q)
-				return true
-			}
-		}
-	}
-	return false
 }
 
 var cityBeforeComma = regexp.MustCompile(`(\p{Lu}[\p{L}'-]+(?: \p{Lu}[\p{L}'-]+){0,2}),\s*$`)
@@ -204,19 +214,24 @@ func plausibleEmail(e string) bool {
 }
 
 // extractEmail prefers an address written on the contact page, home or
-// about page, then a mailto: link.
+// about page, then the schema.org email, then a mailto: link.
 func extractEmail(b *builder, pages []*pageInfo) {
 	ordered := byKind(pages, "contact", "home", "about")
 	for _, pi := range ordered {
 		for _, line := range pi.lines {
-			if looksLikeInjection(line) {
-				continue
-			}
 			for _, m := range emailRe.FindAllStringIndex(line, -1) {
 				if e := line[m[0]:m[1]]; plausibleEmail(e) {
 					b.setString("contact_email", e, ev(pi, sentenceAt(line, m[0], m[1])))
 					return
 				}
+			}
+		}
+	}
+	for _, pi := range ordered {
+		for _, n := range pi.ld {
+			if e := strings.TrimPrefix(ldString(n, "email"), "mailto:"); e != "" && plausibleEmail(e) {
+				b.setString("contact_email", e, ldEv(pi, ldType(n), "email", e))
+				return
 			}
 		}
 	}
@@ -229,7 +244,7 @@ func extractEmail(b *builder, pages []*pageInfo) {
 				addr = un
 			}
 			if plausibleEmail(addr) {
-				b.setString("contact_email", addr, ev(pi, href))
+				b.setString("contact_email", addr, linkEv(pi, href))
 				found = true
 			}
 			return !found
@@ -247,7 +262,7 @@ func extractVideo(b *builder, pages []*pageInfo) {
 		pi.doc.Find("iframe[src],video[src],video source[src],a[href]").EachWithBreak(func(_ int, s *goquery.Selection) bool {
 			raw := s.AttrOr("src", s.AttrOr("href", ""))
 			if u := absURL(pi, raw); u != nil && isVideoURL(u) {
-				b.setString("demo_video_url", u.String(), ev(pi, raw))
+				b.setString("demo_video_url", u.String(), linkEv(pi, raw))
 				done = true
 			}
 			return !done
@@ -258,7 +273,9 @@ func extractVideo(b *builder, pages []*pageInfo) {
 	}
 }
 
-// extractLogo takes the schema.org logo, else an <img> that calls itself a logo.
+// extractLogo takes the schema.org logo, else the site's own logo image:
+// customer and partner logo walls are already pruned; an image in the
+// header or named like the product beats any other "logo" image.
 func extractLogo(b *builder, pages []*pageInfo) {
 	home := pages[0]
 	for _, n := range home.ld {
@@ -267,23 +284,32 @@ func extractLogo(b *builder, pages []*pageInfo) {
 		}
 		if raw := ldString(n, "logo"); raw != "" {
 			if u := absURL(home, raw); u != nil {
-				b.setString("logo_url", u.String(), ev(home, raw))
+				b.setString("logo_url", u.String(), ldEv(home, ldType(n), "logo", raw))
 				return
 			}
 		}
 	}
-	home.doc.Find("img[src]").EachWithBreak(func(_ int, s *goquery.Selection) bool {
+	name, _ := b.p.Fields["name"].Value.(string)
+	best, bestScore := "", 0
+	home.doc.Find("img[src]").Each(func(_ int, s *goquery.Selection) {
 		hint := strings.ToLower(s.AttrOr("class", "") + " " + s.AttrOr("id", "") + " " + s.AttrOr("alt", "") + " " + s.AttrOr("src", ""))
-		if !strings.Contains(hint, "logo") {
-			return true
+		score := 0
+		if strings.Contains(hint, "logo") || strings.Contains(hint, "wordmark") || strings.Contains(hint, "brand") {
+			score += 2
 		}
-		raw := s.AttrOr("src", "")
-		if u := absURL(home, raw); u != nil {
-			b.setString("logo_url", u.String(), ev(home, raw))
-			return false
+		if name != "" && containsFold(s.AttrOr("alt", "")+" "+s.AttrOr("src", ""), name) {
+			score += 2
 		}
-		return true
+		if score > 0 && s.Closest("header,nav,[class*=brand],[class*=navbar]").Length() > 0 {
+			score++
+		}
+		if score >= 2 && score > bestScore {
+			best, bestScore = s.AttrOr("src", ""), score
+		}
 	})
+	if u := absURL(home, best); u != nil {
+		b.setString("logo_url", u.String(), linkEv(home, best))
+	}
 }
 
 // extractSocials collects company profiles from schema.org sameAs and links
@@ -299,7 +325,7 @@ func extractSocials(b *builder, pages []*pageInfo) {
 			return
 		}
 		if _, ok := b.p.Socials[platform]; !ok {
-			b.p.Socials[platform] = Value{Value: u.String(), Evidence: []Evidence{ev(pi, raw)}}
+			b.p.Socials[platform] = Value{Value: u.String(), Evidence: []Evidence{linkEv(pi, raw)}}
 		}
 	}
 	for _, pi := range pages {
@@ -307,7 +333,7 @@ func extractSocials(b *builder, pages []*pageInfo) {
 			continue
 		}
 		pi.doc.Find("a[href]").Each(func(_ int, s *goquery.Selection) {
-			if s.Closest("[class*=member],[class*=person],[class*=founder],[class*=author]").Length() == 0 {
+			if s.Closest("[class*=member],[class*=person],[class*=founder],[class*=author],[class*=team]").Length() == 0 {
 				add(pi, s.AttrOr("href", ""))
 			}
 		})

@@ -2,9 +2,7 @@ package crawl
 
 import (
 	"regexp"
-	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
@@ -138,7 +136,7 @@ func bulletItem(li *goquery.Selection) (listItem, bool) {
 // extractKeywords copies meta keywords, and schema.org keywords as tags.
 func extractKeywords(b *builder, home *pageInfo) {
 	if kw := home.meta["keywords"]; kw != "" {
-		b.setList("keywords", splitKeywords(kw), []Evidence{ev(home, kw)})
+		b.setList("keywords", splitKeywords(kw), []Evidence{metaEv(home, "keywords")})
 	}
 	for _, n := range home.ld {
 		if !ldHasType(n, productTypes...) {
@@ -151,7 +149,7 @@ func extractKeywords(b *builder, home *pageInfo) {
 			for _, t := range splitKeywords(r) {
 				tags = append(tags, t)
 			}
-			evs = append(evs, ev(home, r))
+			evs = append(evs, ldEv(home, ldType(n), "keywords", r))
 		}
 		b.setList("tags", tags, evs)
 	}
@@ -168,70 +166,4 @@ func splitKeywords(s string) []string {
 		}
 	}
 	return out
-}
-
-// categoryStopwords carry no topic of their own.
-var categoryStopwords = map[string]bool{"and": true, "tools": true, "tool": true, "software": true, "apps": true, "app": true, "other": true, "services": true, "for": true, "the": true}
-
-// categoryStems are the word stems that show a category is meant.
-func categoryStems(name string) []string {
-	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) {
-		w = strings.Trim(w, "-")
-		if len(w) < 3 || categoryStopwords[w] {
-			continue
-		}
-		w = strings.TrimSuffix(w, "s")
-		if len(w) > 6 {
-			w = strings.TrimSuffix(w, "ing")
-		}
-		out = append(out, w)
-	}
-	return out
-}
-
-// extractCategories maps the site onto the allowed category names by how
-// often their words occur in the page text; at most three, best first, each
-// with a sentence that uses the word.
-func extractCategories(b *builder, pages []*pageInfo, allowed []string) {
-	type scored struct {
-		name  string
-		score int
-		quote Evidence
-	}
-	var found []scored
-	for _, name := range allowed {
-		best := scored{name: name}
-		for _, stem := range categoryStems(name) {
-			re := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(stem))
-			n, q := 0, Evidence{}
-			for _, pi := range pages {
-				for _, line := range pi.lines {
-					c := len(re.FindAllStringIndex(line, -1))
-					if c > 0 && q.Quote == "" && (pi.kind == "home" || pi.kind == "features") && !looksLikeInjection(line) {
-						loc := re.FindStringIndex(line)
-						q = ev(pi, sentenceAt(line, loc[0], loc[1]))
-					}
-					n += c
-				}
-			}
-			if n > best.score && q.Quote != "" {
-				best.score, best.quote = n, q
-			}
-		}
-		if best.score >= 2 {
-			found = append(found, best)
-		}
-	}
-	sort.SliceStable(found, func(i, j int) bool { return found[i].score > found[j].score })
-	if len(found) > 3 {
-		found = found[:3]
-	}
-	var names []string
-	var evs []Evidence
-	for _, f := range found {
-		names = append(names, f.name)
-		evs = append(evs, f.quote)
-	}
-	b.setList("categories", names, evs)
 }

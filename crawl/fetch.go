@@ -154,7 +154,7 @@ func buildPage(r *response) (*Page, *goquery.Document, error) {
 	p := &Page{
 		URL:   r.url.String(),
 		Title: strings.Join(strings.Fields(doc.Find("title").First().Text()), " "),
-		Text:  visibleText(root),
+		Text:  VisibleText(decoded),
 		HTML:  decoded,
 	}
 	return p, doc, nil

@@ -12,24 +12,22 @@ import (
 	"github.com/PuerkitoBio/goquery"
 )
 
-// injectionRe spots text written to steer an AI model. Such text may be on
-// the page, but it is never evidence for a profile value.
-var injectionRe = regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget|override)\b.{0,40}\b(?:previous|prior|above|earlier|all|any)\b.{0,30}\b(?:instructions?|prompts?|rules|directions)\b|\bsystem prompt\b|\bnote to (?:ai|llm|assistant|language model)s?\b|\byou are (?:now )?(?:an?|the) (?:ai|assistant|language model|llm)\b|<<<|>>>`)
-
-func looksLikeInjection(s string) bool { return injectionRe.MatchString(s) }
-
 // urlFields are fields whose value is a link that must be on the cited page.
 var urlFields = map[string]bool{"demo_video_url": true, "logo_url": true}
 
 // pageProof is what Guard accepts as proof from one crawled page.
 type pageProof struct {
-	corpus string          // folded visible text, then folded metadata strings, one per line
-	links  map[string]bool // href/src/JSON-LD URL strings, raw and resolved
+	corpus string              // folded visible text without injected lines
+	title  string              // folded title
+	meta   map[string]string   // lower-cased meta key -> folded content
+	ld     map[string][]string // "type.prop" -> folded JSON-LD values
+	links  map[string]bool     // href/src/JSON-LD URL strings, raw and resolved
 	html   string
 }
 
 type guard struct {
-	pages map[string]*pageProof
+	pages      map[string]*pageProof
+	categories []Category
 }
 
 func newGuard(res *Result) *guard {
@@ -48,20 +46,23 @@ func newGuard(res *Result) *guard {
 	return g
 }
 
-// buildProof folds the page's visible text plus the metadata a visitor's
-// browser shows or a drafter may quote (title, meta descriptions, JSON-LD).
+// buildProof reads the page's visible text with the visible-text model
+// (recomputed from the markup, not trusted from storage) and the metadata
+// quoted in its own forms (title, meta tags, JSON-LD, links).
 func buildProof(p *Page, u *url.URL) *pageProof {
-	parts := []string{cleanText(p.Text), foldText(p.Title)}
-	proof := &pageProof{links: map[string]bool{}, html: string(p.HTML)}
+	proof := &pageProof{links: map[string]bool{}, html: string(p.HTML), title: foldText(p.Title), meta: map[string]string{}}
+	text := p.Text
+	if len(p.HTML) > 0 {
+		text = VisibleText(p.HTML)
+	}
+	proof.corpus = cleanText(text)
 	doc, err := goquery.NewDocumentFromReader(strings.NewReader(proof.html))
 	if err == nil {
 		for k, v := range metaTags(doc) {
-			if k == "description" || k == "keywords" || k == "application-name" || strings.HasPrefix(k, "og:") || strings.HasPrefix(k, "twitter:") {
-				parts = append(parts, foldText(v))
-			}
+			proof.meta[k] = foldText(v)
 		}
+		proof.ld = ldFacts(jsonLD(doc))
 		for _, s := range ldStrings(doc) {
-			parts = append(parts, foldText(s))
 			proof.addLink(u, s)
 		}
 		doc.Find("[href],[src]").Each(func(_ int, s *goquery.Selection) {
@@ -69,7 +70,6 @@ func buildProof(p *Page, u *url.URL) *pageProof {
 			proof.addLink(u, s.AttrOr("src", ""))
 		})
 	}
-	proof.corpus = strings.Join(parts, "\n")
 	return proof
 }
 
@@ -102,7 +102,33 @@ func (g *guard) proof(rawURL string) *pageProof {
 	return g.pages[pageKey(normalizeURL(u))]
 }
 
+// hasQuote checks a plain quote against the visible text and a metadata
+// quote against its metadata.
 func (p *pageProof) hasQuote(q string) bool {
+	if p == nil {
+		return false
+	}
+	if kind, key, ok := metaQuote(q); ok {
+		v := foldText(metaValue(q))
+		if v == "" {
+			return false
+		}
+		switch kind {
+		case "title":
+			return strings.Contains(p.title, v)
+		case "link":
+			return p.links[strings.TrimSpace(metaValue(q))] || p.links[linkKey(metaValue(q))]
+		case "meta":
+			return strings.Contains(p.meta[key], v)
+		case "json-ld":
+			for _, have := range p.ld[key] {
+				if strings.Contains(have, v) {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	f := foldText(q)
 	return f != "" && strings.Contains(p.corpus, f)
 }
@@ -151,12 +177,17 @@ func (g *guard) validEvidence(evs []Evidence, linkOK bool) []Evidence {
 // Guard removes every value that the crawled pages do not prove and
 // enforces length bounds. It returns a cleaned copy and the keys dropped:
 // field keys, "socials.<platform>", "faqs[i]" and "founders[i]".
-func Guard(p *Profile, res *Result) (*Profile, []string) {
+func Guard(p *Profile, res *Result) (*Profile, []string) { return GuardWith(p, res, nil) }
+
+// GuardWith is Guard knowing the allowed categories: a drafted category must
+// be one of them and its quote must use a word of its name or description.
+func GuardWith(p *Profile, res *Result, categories []Category) (*Profile, []string) {
 	out := newProfile()
 	if p == nil {
 		return out, nil
 	}
 	g := newGuard(res)
+	g.categories = categories
 	var dropped []string
 	for _, k := range sortedKeys(p.Fields) {
 		if v, ok := g.checkField(k, p.Fields[k]); ok {
@@ -385,7 +416,7 @@ func (g *guard) checkList(key string, items []string, evs []Evidence) (Value, bo
 			continue
 		}
 		for i, e := range evs {
-			if itemSupported(key, it, e.Quote) {
+			if g.itemSupported(key, it, e.Quote) {
 				kept, seen[f], used[i] = append(kept, it), true, true
 				break
 			}
@@ -403,22 +434,26 @@ func (g *guard) checkList(key string, items []string, evs []Evidence) (Value, bo
 	return Value{Value: kept, Evidence: keptEv}, true
 }
 
-// itemSupported: an item must be in a quote; a category (a name from the
-// directory's list) needs one of its topic words there.
-func itemSupported(key, item, quote string) bool {
-	if containsFold(quote, item) {
-		return true
-	}
+// itemSupported: an item must be in a quote; a category must be one of
+// the allowed ones (when known) and its quote must use a word of its name
+// or description.
+func (g *guard) itemSupported(key, item, quote string) bool {
 	if key != "categories" {
-		return false
+		return containsFold(quote, item)
 	}
-	fq := foldText(quote)
-	for _, stem := range categoryStems(item) {
-		if regexp.MustCompile(`\b` + regexp.QuoteMeta(stem)).MatchString(fq) {
-			return true
+	cat := Category{Name: item}
+	if g.categories != nil {
+		found := false
+		for _, c := range g.categories {
+			if c.Name == item {
+				cat, found = c, true
+			}
+		}
+		if !found {
+			return false
 		}
 	}
-	return false
+	return containsFold(quote, item) || categorySupported(cat, quote)
 }
 
 func (g *guard) checkSocial(platform string, v Value) (Value, bool) {

@@ -11,7 +11,7 @@ import (
 // inventingDrafter returns a mix of real and invented values.
 type inventingDrafter struct{ base string }
 
-func (d inventingDrafter) Draft(_ context.Context, _ *Result, _ []string) (*Profile, error) {
+func (d inventingDrafter) Draft(_ context.Context, _ *Result, _ []Category) (*Profile, error) {
 	home, about, pricing := d.base+"/", d.base+"/about", d.base+"/pricing"
 	e := func(q, u string) []Evidence { return []Evidence{{Quote: q, URL: u}} }
 	p := newProfile()
@@ -39,7 +39,7 @@ func (d inventingDrafter) Draft(_ context.Context, _ *Result, _ []string) (*Prof
 		"features": {Value: []string{"Funnels that show where users drop off", "AI forecasting", "Retention cohorts by week or month"},
 			Evidence: []Evidence{{Quote: "Funnels that show where users drop off", URL: home}, {Quote: "Retention cohorts by week or month", URL: home}, {Quote: "AI forecasting", URL: home}}},
 		"categories": {Value: []string{"Analytics", "Design"}, Evidence: e("Product analytics without the cookie banner", home)},
-		"tags":       {Value: []any{"privacy", 7}, Evidence: e("product analytics, privacy, GDPR, funnels", home)},
+		"tags":       {Value: []any{"privacy", 7}, Evidence: e("meta keywords: product analytics, privacy, GDPR, funnels", home)},
 		// wrong type and unknown key
 		"usps":       {Value: "Hosted in the EU on servers we run ourselves", Evidence: e("Hosted in the EU on servers we run ourselves", home)},
 		"ceo_salary": {Value: "1M", Evidence: e("Acme Analytics", home)},

@@ -11,18 +11,29 @@ import (
 )
 
 // pageKinds are the pages a profile needs, in crawl priority order, with the
-// URL segments and link texts that identify them.
+// URL slugs and link texts (folded: lower case, no accents) that identify
+// them in English, German, French, Spanish and a few other languages.
 var pageKinds = []struct {
 	kind  string
 	words []string
 }{
-	{"about", []string{"about", "about-us", "company", "story", "our-story", "mission", "who-we-are"}},
-	{"pricing", []string{"pricing", "prices", "plans", "price", "plans-pricing"}},
-	{"features", []string{"features", "feature", "product", "how-it-works", "tour"}},
-	{"faq", []string{"faq", "faqs", "questions", "frequently-asked-questions", "help"}},
-	{"team", []string{"team", "our-team", "people", "founders", "leadership"}},
-	{"contact", []string{"contact", "contact-us", "imprint", "impressum"}},
-	{"blog", []string{"blog", "news", "journal"}},
+	{"about", []string{"about", "about-us", "about us", "company", "story", "our-story", "our story", "mission", "who-we-are", "who we are",
+		"ueber-uns", "uber-uns", "ueber uns", "uber uns", "unternehmen", "wir", "ueber", "a-propos", "a propos", "qui-sommes-nous", "qui sommes-nous",
+		"qui sommes nous", "notre-histoire", "notre histoire", "entreprise", "sobre-nosotros", "sobre nosotros", "quienes-somos", "quienes somos",
+		"nosotros", "empresa", "nuestra historia", "over-ons", "over ons", "chi-siamo", "chi siamo", "om-oss", "om oss"}},
+	{"pricing", []string{"pricing", "prices", "plans", "price", "plans-pricing", "plans & pricing", "preise", "preis", "tarife", "preise & tarife",
+		"tarifs", "tarif", "prix", "offres", "nos offres", "abonnements", "precios", "planes", "tarifas", "prijzen", "prezzi", "priser",
+		"shop", "store", "buy", "kaufen", "boutique", "tienda", "comprar", "acheter"}},
+	{"features", []string{"features", "feature", "product", "how-it-works", "how it works", "tour", "funktionen", "produkt", "so-funktionierts",
+		"fonctionnalites", "produit", "funcionalidades", "caracteristicas", "producto", "platform", "connectors"}},
+	{"faq", []string{"faq", "faqs", "questions", "frequently-asked-questions", "frequently asked questions", "help", "haeufige-fragen", "haufige-fragen",
+		"haufige fragen", "fragen", "hilfe", "questions frequentes", "questions-frequentes", "aide", "preguntas-frecuentes", "preguntas frecuentes",
+		"preguntas", "ayuda", "veelgestelde-vragen", "community", "support"}},
+	{"team", []string{"team", "our-team", "our team", "people", "founders", "leadership", "das team", "unser team", "equipe", "l'equipe", "notre equipe",
+		"equipo", "nuestro equipo", "meet the team"}},
+	{"contact", []string{"contact", "contact-us", "contact us", "imprint", "impressum", "kontakt", "nous-contacter", "nous contacter", "contactez-nous",
+		"contactez nous", "contacto", "contactanos", "mentions-legales", "mentions legales", "aviso-legal", "aviso legal", "legal-notice", "legal notice"}},
+	{"blog", []string{"blog", "news", "journal", "actualites", "noticias", "neuigkeiten"}},
 	{"changelog", []string{"changelog", "releases", "release-notes", "updates", "whats-new"}},
 }
 
@@ -34,14 +45,17 @@ type candidate struct {
 	fromHome bool
 }
 
-// classifyPage names the kind of page a URL (and its link text) points to.
+// classifyPage names the kind of page a URL (and its link text) points to:
+// the last path segment naming a kind scores 3, an earlier one 1, a link
+// text naming it 2 more. Texts and slugs are compared accent-folded.
 func classifyPage(u *url.URL, text string) (string, int) {
 	segs := pathSegments(u.Path)
-	text = strings.ToLower(strings.TrimSpace(text))
+	text = foldSlug(strings.Trim(strings.TrimSpace(text), "?!:"))
 	best, bestScore := "", 0
 	for _, pk := range pageKinds {
 		score := 0
 		for _, w := range pk.words {
+			w = foldSlug(w)
 			for i, seg := range segs {
 				if seg == w && i == len(segs)-1 {
 					score = max(score, 3)
@@ -49,8 +63,10 @@ func classifyPage(u *url.URL, text string) (string, int) {
 					score = max(score, 1)
 				}
 			}
-			phrase := strings.ReplaceAll(w, "-", " ")
-			if text == phrase || strings.HasPrefix(text, phrase+" ") || strings.HasSuffix(text, " "+phrase) {
+		}
+		for _, w := range pk.words {
+			phrase := strings.ReplaceAll(foldSlug(w), "-", " ")
+			if text != "" && (text == phrase || strings.HasPrefix(text, phrase+" ") || strings.HasSuffix(text, " "+phrase)) {
 				score += 2
 				break
 			}
@@ -62,10 +78,20 @@ func classifyPage(u *url.URL, text string) (string, int) {
 	return best, bestScore
 }
 
+// foldSlug lower-cases, drops accents and collapses spaces.
+func foldSlug(s string) string {
+	return strings.Join(strings.Fields(foldASCII(strings.ToLower(normalizeText(s)))), " ")
+}
+
 func pathSegments(p string) []string {
 	var out []string
-	for _, s := range strings.Split(strings.ToLower(p), "/") {
+	for _, s := range strings.Split(p, "/") {
+		if un, err := url.PathUnescape(s); err == nil {
+			s = un
+		}
+		s = foldSlug(s)
 		s = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(s, ".html"), ".htm"), ".php")
+		s = strings.ReplaceAll(s, "_", "-")
 		if s != "" {
 			out = append(out, s)
 		}

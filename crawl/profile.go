@@ -35,20 +35,41 @@ type Profile struct {
 	Socials  map[string]Value
 }
 
-// Drafter turns crawled pages into a profile. categories are the allowed
-// category names; the first drafted category is the primary one. Callers run
-// Guard on the result (or use DraftAndGuard).
-type Drafter interface {
-	Draft(ctx context.Context, res *Result, categories []string) (*Profile, error)
+// Category is one directory category a drafter may choose: its name and
+// what it covers (the description is matched too, not only the name).
+type Category struct{ Name, Description string }
+
+// CategoriesNamed makes categories without descriptions.
+func CategoriesNamed(names ...string) []Category {
+	out := make([]Category, len(names))
+	for i, n := range names {
+		out[i] = Category{Name: n}
+	}
+	return out
 }
 
-// DraftAndGuard drafts with d and removes every value Guard cannot verify.
-func DraftAndGuard(ctx context.Context, d Drafter, res *Result, categories []string) (*Profile, []string, error) {
+func categoryNameList(cs []Category) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// Drafter turns crawled pages into a profile. categories are the allowed
+// categories; the first drafted category is the primary one. Callers run
+// Guard on the result (or use DraftAndGuard).
+type Drafter interface {
+	Draft(ctx context.Context, res *Result, categories []Category) (*Profile, error)
+}
+
+// DraftAndGuard drafts with d and removes every value GuardWith cannot verify.
+func DraftAndGuard(ctx context.Context, d Drafter, res *Result, categories []Category) (*Profile, []string, error) {
 	p, err := d.Draft(ctx, res, categories)
 	if err != nil {
 		return nil, nil, err
 	}
-	clean, dropped := Guard(p, res)
+	clean, dropped := GuardWith(p, res, categories)
 	return clean, dropped, nil
 }
 

@@ -10,8 +10,6 @@ import (
 
 	"launchdir/app"
 	"launchdir/db"
-
-	"golang.org/x/crypto/bcrypt"
 )
 
 // sessionUser is the signed-in user of the authorization pages.
@@ -115,22 +113,11 @@ func (s *Server) validCSRF(r *http.Request, token string) bool {
 
 // --- passwords ---
 
-var (
-	dummyOnce sync.Once
-	dummyHash []byte
-)
-
 // compareDummy spends a bcrypt comparison on a password of no account.
-func compareDummy(password string) {
-	dummyOnce.Do(func() {
-		dummyHash, _ = bcrypt.GenerateFromPassword([]byte("launchdir dummy password"), bcrypt.DefaultCost)
-	})
-	bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
-}
+func compareDummy(password string) { app.CompareDummyPassword(password) }
 
-func passwordMatches(hash, password string) bool {
-	return bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) == nil
-}
+// passwordMatches checks a stored hash (the same accounts as the site).
+func passwordMatches(hash, password string) bool { return app.PasswordMatches(hash, password) }
 
 // --- failed sign-in limiter ---
 

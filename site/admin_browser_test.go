@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"launchdir/apitest"
+	"launchdir/testsite"
 
 	"github.com/chromedp/chromedp"
 )
@@ -136,4 +137,91 @@ func TestBrowserNonAdminGetsNotFound(t *testing.T) {
 		}
 	}
 	screenshot(t, ctx, "admin-not-found")
+}
+
+// A founder submits a fixture site, watches the progress, edits and locks a
+// field, submits, sees what the free launch misses, buys a paid launch on
+// the checkout page and finds the listing live.
+func TestBrowserFounderJourney(t *testing.T) {
+	ctx := browserCtx(t)
+	e := newAreaEnvWith(t, apitest.Options{Fixture: true, Background: true})
+	fixture := testsite.Serve(t, "acme-analytics", nil)
+	signInBrowser(t, ctx, e, 1)
+	err := chromedp.Do(ctx, chromedp.Navigate(e.URL+"/me/drafts"),
+		chromedp.SendKeys(chromedp.CSS("#d-url"), fixture.URL+"/"),
+		chromedp.Click(chromedp.CSS(`form[action="/me/drafts"] button`)),
+		chromedp.WaitVisible(chromedp.CSS("#draft-status")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The page polls while the site is read and reloads when it is ready.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		st, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#draft-status")))
+		if err == nil && st == "ready" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("draft status %q: %v", st, err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	screenshot(t, ctx, "founder-draft-review")
+	checkAxe(t, ctx, "founder-draft-review")
+	err = chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#v-tagline"), "Cookie-free analytics"),
+		chromedp.Click(chromedp.CSS(`#f-tagline button[value="save"]`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, ctx, "tagline (edited)")
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#f-tagline button[value="lock"]`))); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, ctx, "tagline (override)")
+	err = chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`form[action$="/submit"] button`)),
+		chromedp.WaitVisible(chromedp.CSS("#status")),
+		chromedp.Click(chromedp.CSS(`form[action$="/free"] button`)),
+		chromedp.WaitVisible(chromedp.CSS(`ul[aria-label="What is missing"]`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	screenshot(t, ctx, "founder-listing-free-missing")
+	err = chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#b-product"), "launch"),
+		chromedp.SetValue(chromedp.CSS("#b-country"), "US"),
+		chromedp.Click(chromedp.CSS(`button[value="checkout"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`button[value="succeed"]`)),
+		chromedp.Click(chromedp.CSS(`button[value="succeed"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Next steps"] a`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	screenshot(t, ctx, "checkout-paid")
+	if st, _ := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#status"))); st != "paid" {
+		t.Fatalf("checkout status %q", st)
+	}
+	// The listing is live: the checkout page links to its public page.
+	err = chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`nav[aria-label="Next steps"] a`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if txt := mainText(t, ctx); !strings.Contains(txt, "Cookie-free analytics") {
+		t.Fatalf("public listing page: %s", txt)
+	}
+}
+
+// waitText waits until the page's main text contains want.
+func waitText(t *testing.T, ctx context.Context, want string) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		txt, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("main")))
+		if err == nil && strings.Contains(txt, want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("page never showed %q: %s", want, txt)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"launchdir/apitest"
 	"launchdir/app"
+	"launchdir/payments"
 	"launchdir/site"
 )
 
@@ -35,6 +36,9 @@ func newAreaEnv(t *testing.T) *areaEnv {
 func newAreaEnvWith(t *testing.T, o apitest.Options) *areaEnv {
 	t.Helper()
 	e := apitest.New(t, o)
+	if _, err := payments.Setup(e.App, e.Routes, payments.Config{Provider: "test"}); err != nil {
+		t.Fatal(err)
+	}
 	s, err := site.Mount(e.Routes, e.App, nil)
 	if err != nil {
 		t.Fatal(err)
