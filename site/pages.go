@@ -73,7 +73,8 @@ func (s *Site) siteDescription(r *http.Request) string {
 // doneNotes confirm a listing action after its redirect back.
 var doneNotes = map[string]string{
 	"voted": "Your vote is in.", "unvoted": "Your vote is withdrawn.",
-	"followed": "You follow this product: its updates come to your email.", "unfollowed": "You no longer follow this product.",
+	"voted-uncounted": "Your vote is recorded but does not count toward boards and awards: owners' votes never count, and an account's votes count once its email is verified and it is old enough.",
+	"followed":        "You follow this product: its updates come to your email.", "unfollowed": "You no longer follow this product.",
 	"reviewed": "Your review is saved.", "reported": "Thank you: the site team will look at it.",
 }
 
@@ -87,8 +88,8 @@ type listingData struct {
 	L            *db.Listing
 	Alternatives list[db.Alternative]
 	Badge        badgeInfo
-	Viewer       *Viewer
-	Reviews      []Review
+	Viewer       *app.Viewer
+	Reviews      []app.Review
 	ReviewTotal  int
 	Done         string
 	Awards       list[db.Award]
@@ -114,18 +115,22 @@ func (s *Site) listing(w http.ResponseWriter, r *http.Request, ps httprouter.Par
 		s.errorPage(w, r, err)
 		return
 	}
-	p := s.page(r, d.L.Name+": "+d.L.Tagline, firstNonEmpty(d.L.ShortDescription, d.L.Tagline), d)
+	p := s.page(r, d.L.Name+": "+d.L.Tagline, firstNonEmpty(d.L.ShortDescription, d.L.Tagline), &d)
 	p.OGType = "article"
 	if s.people != nil {
-		if d.Reviews, d.ReviewTotal, err = s.people.ListingReviews(ctx, slug, 1, 20); err != nil {
+		reviews, err := s.people.ListingReviews(ctx, slug, 1, 20)
+		if err != nil {
 			s.errorPage(w, r, err)
 			return
 		}
+		d.Reviews, d.ReviewTotal = reviews.Items, reviews.Total
 		if p.Person != nil {
-			if d.Viewer, err = s.people.ViewerOf(ctx, p.Person.ID, slug); err != nil {
+			v, err := s.people.ViewerOf(ctx, p.Person.ID, slug)
+			if err != nil {
 				s.errorPage(w, r, err)
 				return
 			}
+			d.Viewer = &v
 		}
 		d.Done = doneNotes[r.URL.Query().Get("done")]
 	}

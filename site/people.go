@@ -10,8 +10,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
+	"launchdir/app"
 	"launchdir/db"
 	"launchdir/ops"
 	"launchdir/routes"
@@ -19,51 +19,36 @@ import (
 	"github.com/julienschmidt/httprouter"
 )
 
-// Person is who is signed in, as the pages need it.
-type Person struct {
-	ID       int64
-	Email    string
-	Name     string
-	Verified bool
-}
+// The people types are the business layer's (app/people_*.go, app/community.go).
+type (
+	Person = app.Person
+	Viewer = app.Viewer
+	Review = app.Review
+)
 
-// Viewer is what a signed-in person has done on one listing.
-type Viewer struct {
-	Voted     bool
-	Following bool
-	Review    *Review
-}
-
-// Review is one review as shown on a listing page.
-type Review struct {
-	ID        int64
-	Stars     int
-	Text      string
-	Author    string
-	CreatedAt string
-	Genuine   bool
-}
-
-// People is the business layer for people (app/): accounts, sessions,
+// People is the business layer for people (*app.App): accounts, sessions,
 // votes, follows, reviews and reports. The site only calls it; every rule
-// (who may vote, what counts, limits) lives behind it.
+// (who may vote, what counts, limits) lives behind it. Mount takes nil to
+// serve the public pages only.
 type People interface {
-	SignUp(ctx context.Context, email, password, name string) error
-	VerifyEmail(ctx context.Context, token string) error
-	SignIn(ctx context.Context, email, password, ip string) (session string, p *Person, err error)
-	SessionPerson(ctx context.Context, session string) (*Person, error)
+	SignUp(ctx context.Context, email, password, name string) (*app.Person, error)
+	VerifyEmail(ctx context.Context, token string) (*app.Person, error)
+	SignIn(ctx context.Context, email, password, ip string) (string, *app.Person, error)
+	SessionPerson(ctx context.Context, session string) (*app.Person, error)
 	SignOut(ctx context.Context, session string) error
 	RequestPasswordReset(ctx context.Context, email string) error
 	ResetPassword(ctx context.Context, token, password string) error
-	ToggleVote(ctx context.Context, userID int64, slug, ip string) (voted bool, err error)
-	ToggleFollow(ctx context.Context, userID int64, slug string) (following bool, err error)
-	Following(ctx context.Context, userID int64, page, perPage int) ([]db.Summary, int, error)
+	ToggleVote(ctx context.Context, userID int64, slug, ip string) (app.VoteState, error)
+	ToggleFollow(ctx context.Context, userID int64, slug string) (bool, error)
+	Following(ctx context.Context, userID int64, page, perPage int) (app.Page[db.Summary], error)
 	Unsubscribe(ctx context.Context, token string) error
-	SaveReview(ctx context.Context, userID int64, slug string, stars int, text string) error
-	ListingReviews(ctx context.Context, slug string, page, perPage int) ([]Review, int, error)
-	Report(ctx context.Context, userID int64, slug string, reviewID int64, reason string) error
-	ViewerOf(ctx context.Context, userID int64, slug string) (*Viewer, error)
+	SaveReview(ctx context.Context, userID int64, slug string, rating int, body string) (*app.Review, error)
+	ListingReviews(ctx context.Context, slug string, page, perPage int) (app.Page[app.Review], error)
+	Report(ctx context.Context, userID int64, kind, target, reason string) error
+	ViewerOf(ctx context.Context, userID int64, slug string) (app.Viewer, error)
 }
+
+var _ People = (*app.App)(nil)
 
 const (
 	sessionCookie = "ld_session"
@@ -242,7 +227,7 @@ func (s *Site) signUpPage(w http.ResponseWriter, r *http.Request, _ httprouter.P
 func (s *Site) signUp(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
 	v := values(r, "email", "name")
 	d := &formData{Values: v}
-	if err := s.people.SignUp(r.Context(), v["email"], r.PostFormValue("password"), v["name"]); err != nil {
+	if _, err := s.people.SignUp(r.Context(), v["email"], r.PostFormValue("password"), v["name"]); err != nil {
 		s.failed(w, r, "signup", "Create an account", d, err)
 		return
 	}
@@ -252,7 +237,7 @@ func (s *Site) signUp(w http.ResponseWriter, r *http.Request, _ httprouter.Param
 
 func (s *Site) verify(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
 	d := &formData{Values: map[string]string{}}
-	if err := s.people.VerifyEmail(r.Context(), ps.ByName("token")); err != nil {
+	if _, err := s.people.VerifyEmail(r.Context(), ps.ByName("token")); err != nil {
 		d.Message = "This verification link is not valid or has expired. Sign in to get a new one."
 		s.form(w, r, "signin", "Sign in", ops.AsError(err).Code.Status(), d)
 		return
@@ -278,7 +263,7 @@ func (s *Site) signIn(w http.ResponseWriter, r *http.Request, _ httprouter.Param
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: session, Path: "/", HttpOnly: true, Secure: s.secure,
-		SameSite: http.SameSiteLaxMode, MaxAge: int((30 * 24 * time.Hour).Seconds())})
+		SameSite: http.SameSiteLaxMode, MaxAge: int(app.SessionTTL.Seconds())})
 	http.Redirect(w, r, d.Next, http.StatusSeeOther)
 }
 
@@ -358,8 +343,15 @@ func (s *Site) vote(w http.ResponseWriter, r *http.Request, ps httprouter.Params
 	if p == nil {
 		return
 	}
-	voted, err := s.people.ToggleVote(r.Context(), p.ID, slug, s.clientIP(r))
-	s.afterAction(w, r, slug, map[bool]string{true: "voted", false: "unvoted"}[voted], err)
+	st, err := s.people.ToggleVote(r.Context(), p.ID, slug, s.clientIP(r))
+	note := "unvoted"
+	if st.Voted {
+		note = "voted"
+		if !st.Counted {
+			note = "voted-uncounted"
+		}
+	}
+	s.afterAction(w, r, slug, note, err)
 }
 
 func (s *Site) follow(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
@@ -379,7 +371,7 @@ func (s *Site) review(w http.ResponseWriter, r *http.Request, ps httprouter.Para
 		return
 	}
 	stars, _ := strconv.Atoi(r.PostFormValue("stars"))
-	err := s.people.SaveReview(r.Context(), p.ID, slug, stars, r.PostFormValue("text"))
+	_, err := s.people.SaveReview(r.Context(), p.ID, slug, stars, r.PostFormValue("text"))
 	s.afterAction(w, r, slug, "reviewed", err)
 }
 
@@ -389,8 +381,11 @@ func (s *Site) report(w http.ResponseWriter, r *http.Request, ps httprouter.Para
 	if p == nil {
 		return
 	}
-	reviewID, _ := strconv.ParseInt(r.PostFormValue("review"), 10, 64)
-	err := s.people.Report(r.Context(), p.ID, slug, reviewID, r.PostFormValue("reason"))
+	kind, target := "listing", slug
+	if review := r.PostFormValue("review"); review != "" {
+		kind, target = "review", review
+	}
+	err := s.people.Report(r.Context(), p.ID, kind, target, r.PostFormValue("reason"))
 	s.afterAction(w, r, slug, "reported", err)
 }
 
@@ -403,12 +398,12 @@ func (s *Site) following(w http.ResponseWriter, r *http.Request, _ httprouter.Pa
 	if err != nil || page < 1 {
 		page = 1
 	}
-	items, total, err := s.people.Following(r.Context(), p.ID, page, 24)
+	list, err := s.people.Following(r.Context(), p.ID, page, 24)
 	if err != nil {
 		s.errorPage(w, r, err)
 		return
 	}
-	d := &formData{Items: items, Pager: newPager(r, page, 24, total)}
+	d := &formData{Items: list.Items, Pager: newPager(r, page, 24, list.Total)}
 	pg := s.page(r, "Following", "Products you follow", d)
 	pg.NoIndex, pg.private = true, true
 	s.render(w, r, "following", pg)

@@ -18,11 +18,17 @@ import (
 
 // newEnv starts the whole HTTP stack with the website mounted on a fresh
 // database holding the demo directory (dated by the test clock).
-func newEnv(t testing.TB) *apitest.Env {
+func newEnv(t testing.TB) *apitest.Env { return newEnvWith(t, nil) }
+
+// newEnvWith also runs setup on the app before the routes are built.
+func newEnvWith(t testing.TB, setup func(*app.App)) *apitest.Env {
 	t.Helper()
 	e := apitest.New(t, apitest.Options{Setup: func(a *app.App) {
 		if err := demo.Generate(context.Background(), a.DB, demo.Options{Seed: 1, Now: apitest.Now}); err != nil {
 			t.Fatal(err)
+		}
+		if setup != nil {
+			setup(a)
 		}
 	}})
 	// The other HTML doors, as server.go mounts them: they share the frame.
@@ -30,7 +36,7 @@ func newEnv(t testing.TB) *apitest.Env {
 		t.Fatal(err)
 	}
 	oauth.New(e.App, oauth.Options{BaseURL: e.URL}).Mount(e.Routes)
-	if _, err := site.Mount(e.Routes, e.App, nil); err != nil {
+	if _, err := site.Mount(e.Routes, e.App, e.App); err != nil {
 		t.Fatal(err)
 	}
 	return e

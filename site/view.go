@@ -113,7 +113,11 @@ func drChart(h []db.DRPoint) template.HTML {
 		w, ht, w, ht, template.HTMLEscapeString(label), template.HTMLEscapeString(label), strings.Join(pts, " ")))
 }
 
-func humanDate(s string) string {
+func humanDate(v any) string {
+	if t, ok := v.(time.Time); ok {
+		return t.Format("2 Jan 2006")
+	}
+	s := fmt.Sprint(v)
 	for _, layout := range []string{time.RFC3339, "2006-01-02"} {
 		if t, err := time.Parse(layout, s); err == nil {
 			return t.Format("2 Jan 2006")
