@@ -16,6 +16,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"launchdir/routes"
 )
 
 func main() {
@@ -127,9 +129,9 @@ func serve(args []string, stderr io.Writer) error {
 	// not bounded because a draft submitted over MCP with progress may wait
 	// up to a minute for the crawl.
 	srv := &http.Server{Handler: svc.handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
-		IdleTimeout: 2 * time.Minute}
+		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: routes.MaxHeaderBytes}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(routes.ProblemListener(ln)) }()
 	log.Info("serving", "addr", ln.Addr().String(), "api", svc.app.APIURL(), "mcp", svc.app.MCPURL(), "db", cfg.DB)
 	select {
 	case err := <-errc:

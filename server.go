@@ -39,6 +39,7 @@ type serveConfig struct {
 	TrustProxy      bool
 	ShutdownTimeout time.Duration
 	IdemTTL         time.Duration
+	IdemStale       time.Duration
 	CrawlPrivate    bool
 	CrawlWorkers    int
 	CrawlMaxPages   int
@@ -53,7 +54,7 @@ type serveConfig struct {
 
 func defaultServeConfig() *serveConfig {
 	return &serveConfig{Addr: "127.0.0.1:8080", DB: "./launchdir.db", Demo: true, DemoSeed: 1,
-		RatePerSecond: 20, RateBurst: 40, ShutdownTimeout: 15 * time.Second, IdemTTL: 24 * time.Hour,
+		RatePerSecond: 20, RateBurst: 40, ShutdownTimeout: 15 * time.Second, IdemTTL: 24 * time.Hour, IdemStale: 5 * time.Minute,
 		CrawlWorkers: 2, CrawlMaxPages: 12, CrawlMaxBytes: 2 << 20, CrawlTimeout: 15 * time.Second,
 		Payments: "test", VATCheck: "offline"}
 }
@@ -70,6 +71,7 @@ func (c *serveConfig) flags() *flag.FlagSet {
 	fs.BoolVar(&c.TrustProxy, "trust-proxy", c.TrustProxy, "take the client address from X-Forwarded-For")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", c.ShutdownTimeout, "how long in-flight requests may finish")
 	fs.DurationVar(&c.IdemTTL, "idempotency-ttl", c.IdemTTL, "how long Idempotency-Key responses are kept")
+	fs.DurationVar(&c.IdemStale, "idempotency-stale", c.IdemStale, "after how long a key left running by a crashed process is released")
 	fs.BoolVar(&c.CrawlPrivate, "crawl-allow-private", c.CrawlPrivate, "let the crawler reach private/loopback addresses (local development only)")
 	fs.IntVar(&c.CrawlWorkers, "crawl-workers", c.CrawlWorkers, "draft pipeline workers")
 	fs.IntVar(&c.CrawlMaxPages, "crawl-max-pages", c.CrawlMaxPages, "pages read per site")
@@ -98,8 +100,8 @@ func (c *serveConfig) check() error {
 	if c.RatePerSecond < 0 || c.RateBurst < 0 {
 		return errors.New("bad -rate/-rate-burst: must not be negative")
 	}
-	if c.IdemTTL <= 0 {
-		return errors.New("bad -idempotency-ttl: must be positive")
+	if c.IdemTTL <= 0 || c.IdemStale <= 0 {
+		return errors.New("bad -idempotency-ttl/-idempotency-stale: must be positive")
 	}
 	if c.CrawlWorkers < 1 || c.CrawlMaxPages < 1 || c.CrawlMaxBytes < 1024 || c.CrawlTimeout <= 0 {
 		return errors.New("bad crawl flags: workers and pages must be >= 1, max bytes >= 1024, timeout > 0")
@@ -150,6 +152,7 @@ func start(ctx context.Context, c *serveConfig, log *slog.Logger) (*service, err
 		log.Info("filled the new database with the demo directory", "seed", c.DemoSeed)
 	}
 	app.IdemTTL = c.IdemTTL
+	app.IdemStale = c.IdemStale
 	ops.ProblemTypeBase = c.BaseURL + "/problems/"
 	a, err := app.New(d, app.Config{BaseURL: c.BaseURL}, log)
 	if err != nil {

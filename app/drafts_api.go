@@ -123,7 +123,7 @@ func (a *App) inviteCofounder(ctx context.Context, in *ops.Input) (any, error) {
 		now := a.Now().UTC().Format(time.RFC3339)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO draft_invites(draft_id, email, invited_by, created_at) VALUES(?,?,?,?)`,
 			r.id, email, in.UserID(), now); err != nil {
-			if e := ops.AsError(err); e.Code == ops.CodeConflict {
+			if db.IsUnique(err) {
 				return &ops.Error{Code: ops.CodeConflict, Detail: email + " is already invited to this draft"}
 			}
 			return err

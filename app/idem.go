@@ -12,9 +12,18 @@ import (
 // IdemTTL is how long idempotency keys are remembered.
 var IdemTTL = 24 * time.Hour
 
-// idemStale is when a key still marked running is taken as abandoned (its
+// IdemStale is when a key still marked running is taken as abandoned (its
 // process died mid-request); no operation runs anywhere near this long.
-const idemStale = 5 * time.Minute
+// A variable so crash tests can shorten it (-idempotency-stale).
+var IdemStale = 5 * time.Minute
+
+// lostResponse is what a released key answers when its request's effect had
+// committed but the process died before storing the response: the effect
+// is never run twice; the client looks the result up instead.
+var lostResponse = &ops.Error{Code: ops.CodeConflict,
+	Detail: "the first request with this Idempotency-Key took effect, but the server stopped before it could store the response; " +
+		"do not repeat the request: look the result up (for example GET /api/v1/me/orders or the listing)",
+	Extra: map[string]any{"effect_committed": true}}
 
 // idemStore keeps idempotent responses in SQLite, so replays survive restarts.
 // The (user, key) primary key makes concurrent duplicates collide in the
@@ -25,9 +34,18 @@ func (s *idemStore) Begin(ctx context.Context, userID int64, key, hash string) (
 	var prev *ops.Result
 	now := s.a.Now().UTC()
 	err := s.a.DB.Tx(ctx, func(tx *sql.Tx) error {
+		stale := now.Add(-IdemStale).Format(time.RFC3339Nano)
+		// A stale running key whose effect never committed is released (the
+		// request runs again); one whose effect committed is finished with
+		// the lost-response problem (the request never runs twice).
 		if _, err := tx.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE user_id = ? AND key = ?
-			AND (expires_at <= ? OR (state = 'running' AND created_at <= ?))`,
-			userID, key, now.Format(time.RFC3339Nano), now.Add(-idemStale).Format(time.RFC3339Nano)); err != nil {
+			AND (expires_at <= ? OR (state = 'running' AND created_at <= ? AND effect_at IS NULL))`,
+			userID, key, now.Format(time.RFC3339Nano), stale); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE idempotency_keys SET state = 'done', response_status = ?, response_body = ?
+			WHERE user_id = ? AND key = ? AND state = 'running' AND created_at <= ? AND effect_at IS NOT NULL`,
+			lostResponse.Code.Status(), []byte(ops.ProblemBody(lostResponse)), userID, key, stale); err != nil {
 			return err
 		}
 		var (
@@ -61,6 +79,10 @@ func (s *idemStore) Finish(ctx context.Context, userID int64, key string, r *ops
 	return err
 }
 
+// Abandon forgets the key after a server error (5xx, 429), so a retry runs
+// again: the handler reported failure, and a handler that committed
+// something before failing undoes it itself (create_checkout marks its
+// order failed when the payment provider is down).
 func (s *idemStore) Abandon(ctx context.Context, userID int64, key string) {
 	if _, err := s.a.DB.W.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE user_id = ? AND key = ? AND state = 'running'`, userID, key); err != nil {
 		s.a.Log.Error("idempotency abandon", "err", err)

@@ -96,7 +96,7 @@ func storySchema(titleMax int) *ops.Schema {
 }
 
 var milestoneProps = []ops.Prop{
-	ops.R("date", ops.Str(10).Fmt("date").Desc("YYYY-MM-DD.")),
+	ops.R("date", ops.Str(10).Min1().Fmt("date").Desc("YYYY-MM-DD.")),
 	ops.R("title", ops.Str(200).Min1()),
 	ops.P("description", ops.Str(2000)),
 	ops.P("url", ops.Str(500).Checked(httpsLink).Desc("An absolute https URL.")),

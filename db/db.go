@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 
 	"launchdir/ops"
 
@@ -151,7 +150,24 @@ func (d *DB) Tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		tx.Rollback()
 		return mapErr(err)
 	}
+	if err := markIdemEffect(ctx, tx); err != nil {
+		tx.Rollback()
+		return mapErr(err)
+	}
 	return mapErr(tx.Commit())
+}
+
+// markIdemEffect records, in the request's own write transaction, that an
+// idempotent request's effect is committing (see ops.IdemClaim and
+// migration 0005): the effect and this mark commit or vanish together.
+func markIdemEffect(ctx context.Context, tx *sql.Tx) error {
+	c, ok := ops.IdemClaimFrom(ctx)
+	if !ok {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `UPDATE idempotency_keys SET effect_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')
+		WHERE user_id = ? AND key = ? AND state = 'running' AND effect_at IS NULL`, c.UserID, c.Key)
+	return err
 }
 
 // mapErr turns SQLite constraint failures into domain errors.
@@ -167,11 +183,11 @@ func mapErr(err error) error {
 	if errors.As(err, &se) {
 		switch se.Code() {
 		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
-			return &ops.Error{Code: ops.CodeConflict, Detail: "already exists: " + constraintName(se.Error())}
+			return &ops.Error{Code: ops.CodeConflict, Detail: "this already exists"}
 		case sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
 			return &ops.Error{Code: ops.CodeInvalid, Detail: "refers to something that does not exist"}
 		case sqlite3.SQLITE_CONSTRAINT_CHECK, sqlite3.SQLITE_CONSTRAINT_NOTNULL:
-			return &ops.Error{Code: ops.CodeInvalid, Detail: "violates a data rule: " + constraintName(se.Error())}
+			return &ops.Error{Code: ops.CodeInvalid, Detail: "a value breaks a data rule (out of range or missing)"}
 		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
 			return &ops.Error{Code: ops.CodeUnavailable, Detail: "the database is busy, retry shortly"}
 		}
@@ -179,11 +195,15 @@ func mapErr(err error) error {
 	return err
 }
 
-func constraintName(msg string) string {
-	if i := strings.LastIndex(msg, "failed: "); i >= 0 {
-		return strings.TrimSuffix(msg[i+len("failed: "):], ")")
+// IsUnique reports a UNIQUE or PRIMARY KEY violation (raw from a *sql.Tx or
+// already mapped by Tx).
+func IsUnique(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
 	}
-	return msg
+	var oe *ops.Error
+	return errors.As(err, &oe) && oe.Code == ops.CodeConflict
 }
 
 // IsNoRows reports sql.ErrNoRows.

@@ -60,6 +60,9 @@ func (x *Executor) Call(ctx context.Context, op *Operation, p *Principal, args m
 	if len(idemKey) > 255 {
 		return nil, Invalid("Idempotency-Key", "must be at most 255 characters")
 	}
+	if !printableKey(idemKey) {
+		return nil, Invalid("Idempotency-Key", "must be printable ASCII (no control characters)")
+	}
 	hash := requestHash(op.ID, clean)
 	if prev, err := x.Idem.Begin(ctx, p.UserID, idemKey, hash); err != nil || prev != nil {
 		if prev != nil {
@@ -67,7 +70,7 @@ func (x *Executor) Call(ctx context.Context, op *Operation, p *Principal, args m
 		}
 		return prev, err
 	}
-	res, err = x.run(ctx, op, in)
+	res, err = x.run(WithIdemClaim(ctx, IdemClaim{UserID: p.UserID, Key: idemKey}), op, in)
 	if err != nil {
 		e := AsError(err)
 		if e.Code == CodeInternal || e.Code == CodeUnavailable || e.Code == CodeRateLimited {
@@ -155,8 +158,9 @@ func (ProblemExtra) OutputSchema() map[string]any {
 	return map[string]any{"type": "object", "additionalProperties": false,
 		"description": "Facts a client can act on, by problem.",
 		"properties": map[string]any{
-			"claim_id":     map[string]any{"type": "integer", "description": "conflict on claim_listing: your pending claim of this listing."},
-			"promo_reason": map[string]any{"type": "string", "enum": enumValues("$promo_reason"), "description": "invalid promo_code: why the code cannot be used."},
+			"claim_id":         map[string]any{"type": "integer", "description": "conflict on claim_listing: your pending claim of this listing."},
+			"effect_committed": map[string]any{"type": "boolean", "description": "conflict on an Idempotency-Key: the first request took effect but the server stopped before storing its response; look the result up instead of repeating it."},
+			"promo_reason":     map[string]any{"type": "string", "enum": enumValues("$promo_reason"), "description": "invalid promo_code: why the code cannot be used."},
 		}}
 }
 
@@ -190,4 +194,14 @@ func ProblemFor(e *Error) Problem {
 func ProblemBody(e *Error) json.RawMessage {
 	b, _ := json.Marshal(ProblemFor(e))
 	return b
+}
+
+// printableKey reports whether an idempotency key is visible ASCII or space.
+func printableKey(k string) bool {
+	for i := 0; i < len(k); i++ {
+		if k[i] < 0x20 || k[i] > 0x7e {
+			return false
+		}
+	}
+	return true
 }

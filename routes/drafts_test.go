@@ -392,8 +392,9 @@ func TestInviteCofounder(t *testing.T) {
 	if r := e.Do("POST", inv, map[string]any{"email": "other@example.com"}, e.owner...); r.Status != 201 {
 		t.Fatalf("invite: %d %s", r.Status, r.Body)
 	}
-	if r := e.Do("POST", inv, map[string]any{"email": "other@example.com"}, e.owner...); r.Status != 409 {
-		t.Fatalf("duplicate invite: %d", r.Status)
+	if r := e.Do("POST", inv, map[string]any{"email": "other@example.com"}, e.owner...); r.Status != 409 ||
+		!strings.Contains(string(r.Body), "other@example.com is already invited") || strings.Contains(string(r.Body), "draft_invites") {
+		t.Fatalf("duplicate invite: %d %s", r.Status, r.Body)
 	}
 	if r := e.Do("GET", "/api/v1/drafts/"+id, nil, e.other...); r.Status != 200 {
 		t.Fatalf("invitee access: %d", r.Status)

@@ -138,11 +138,9 @@ func (s *Server) readJSONObject(r *http.Request) (map[string]any, error) {
 		// encoding/json would silently turn bad bytes into U+FFFD.
 		return nil, ops.Invalid("body", "is not valid UTF-8")
 	}
-	if ct := r.Header.Get("Content-Type"); ct != "" {
-		mt, _, err := mime.ParseMediaType(ct)
-		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
-			return nil, &ops.Error{Code: ops.CodeUnsupportedMedia, Detail: "send the body as application/json"}
-		}
+	if !jsonMediaType(r.Header.Get("Content-Type")) {
+		return nil, &ops.Error{Code: ops.CodeUnsupportedMedia,
+			Detail: "send the body with Content-Type: application/json (PATCH also takes application/merge-patch+json)"}
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
@@ -158,6 +156,17 @@ func (s *Server) readJSONObject(r *http.Request) (map[string]any, error) {
 		return nil, ops.Invalid("body", "must be a JSON object")
 	}
 	return obj, nil
+}
+
+// jsonMediaType accepts the media types a non-empty body may have:
+// application/json, and application/merge-patch+json (RFC 7396) because our
+// PATCH bodies are merge patches (absent members stay as they are). A
+// missing Content-Type is refused rather than guessed, and other +json types
+// are refused: application/json-patch+json is a list of operations, not
+// the object the operation expects.
+func jsonMediaType(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && (mt == "application/json" || mt == "application/merge-patch+json")
 }
 
 func jsonErrText(err error) string {

@@ -308,8 +308,9 @@ func TestRateLimit(t *testing.T) {
 		if i < 3 && last.Status != 200 {
 			t.Fatalf("request %d: %d", i, last.Status)
 		}
-		if i < 3 && last.Header.Get("RateLimit-Limit") != "3" {
-			t.Fatalf("RateLimit-Limit %q", last.Header.Get("RateLimit-Limit"))
+		// 1 request per second sustained, a burst of 3.
+		if i < 3 && (last.Header.Get("RateLimit-Limit") != "1" || last.Header.Get("RateLimit-Policy") != "1;w=1;burst=3") {
+			t.Fatalf("RateLimit-Limit %q, RateLimit-Policy %q", last.Header.Get("RateLimit-Limit"), last.Header.Get("RateLimit-Policy"))
 		}
 	}
 	if last.Status != 429 || last.Header.Get("Retry-After") == "" {

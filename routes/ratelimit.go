@@ -64,8 +64,9 @@ func (l *limiter) allow(w http.ResponseWriter, req *http.Request, key string) bo
 	r := lim.ReserveN(now, 1)
 	delay := r.DelayFrom(now)
 	h := w.Header()
-	h.Set("RateLimit-Limit", strconv.Itoa(l.burst))
-	h.Set("RateLimit-Policy", strconv.Itoa(l.burst)+";w=1;burst="+strconv.Itoa(l.burst))
+	quota, window := l.policy()
+	h.Set("RateLimit-Limit", strconv.Itoa(quota))
+	h.Set("RateLimit-Policy", strconv.Itoa(quota)+";w="+strconv.Itoa(window)+";burst="+strconv.Itoa(l.burst))
 	if delay > 0 {
 		r.CancelAt(now)
 		h.Set("RateLimit-Remaining", "0")
@@ -74,9 +75,27 @@ func (l *limiter) allow(w http.ResponseWriter, req *http.Request, key string) bo
 		return false
 	}
 	remaining := int(lim.TokensAt(now))
-	h.Set("RateLimit-Remaining", strconv.Itoa(max(0, remaining)))
+	// Remaining never exceeds Limit: a client pacing itself by these two
+	// headers stays within the sustained rate; the burst above it is in the
+	// policy's burst parameter.
+	h.Set("RateLimit-Remaining", strconv.Itoa(min(quota, max(0, remaining))))
 	h.Set("RateLimit-Reset", strconv.Itoa(int(math.Ceil(float64(l.burst-remaining)/float64(l.perSec)))))
 	return true
+}
+
+// policy is the sustained rate as quota per window in seconds (20/s is
+// "20;w=1"; 0.5/s is "1;w=2"; 2.5/s is "150;w=60"): RateLimit-Limit
+// advertises what a client may keep sending, not the one-off burst.
+func (l *limiter) policy() (quota, window int) {
+	r := float64(l.perSec)
+	switch {
+	case r >= 1 && r == math.Trunc(r):
+		return int(r), 1
+	case r < 1 && 1/r == math.Trunc(1/r):
+		return 1, int(1 / r)
+	default:
+		return max(1, int(r*60)), 60
+	}
 }
 
 // clientKey identifies the caller for rate limiting: the peer address, or,
