@@ -51,6 +51,9 @@ func (a *App) ModerateListing(ctx context.Context, adminID, listingID int64, sta
 				return err
 			}
 		}
+		if err := a.resolveReports(ctx, tx, "kind = 'listing' AND listing_id = ?", listingID); err != nil {
+			return err
+		}
 		emails, err := db.Column[string](ctx, tx, `SELECT u.email FROM listing_owners o JOIN users u ON u.id = o.user_id WHERE o.listing_id = ? ORDER BY u.id`, listingID)
 		if err != nil {
 			return err
@@ -140,6 +143,9 @@ func (a *App) HideReview(ctx context.Context, adminID, reviewID int64, reason st
 			a.nowText(), reason, reviewID); err != nil {
 			return err
 		}
+		if err := a.resolveReports(ctx, tx, "review_id = ?", reviewID); err != nil {
+			return err
+		}
 		if genuine {
 			if _, err := tx.ExecContext(ctx, `UPDATE listings SET rating_sum = max(0, rating_sum - ?), rating_count = max(0, rating_count - 1)
 				WHERE id = ?`, rating, listingID); err != nil {
@@ -192,16 +198,17 @@ func (a *App) IsBanned(ctx context.Context, userID int64) bool {
 	return n > 0
 }
 
-// uncountVotes removes a banned account's votes from the maintained
-// counters (all-time and weekly) and deletes the votes, so a recount can
-// never bring them back.
+// uncountVotes takes a banned account's counted votes out of the
+// maintained counters (all-time and weekly) and marks them not counted
+// (votes.counted = 0, like the people layer's uncounted votes), so a
+// recount can never bring them back.
 func (a *App) uncountVotes(ctx context.Context, tx *sql.Tx, userID int64) (int, error) {
 	voter := strconv.FormatInt(userID, 10)
 	type vote struct {
 		listing int64
 		week    string
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT listing_id, week FROM votes WHERE voter = ? AND counted`, voter)
+	rows, err := tx.QueryContext(ctx, `SELECT listing_id, week FROM votes WHERE voter = ? AND counted = 1`, voter)
 	if err != nil {
 		return 0, err
 	}
@@ -223,7 +230,7 @@ func (a *App) uncountVotes(ctx context.Context, tx *sql.Tx, userID int64) (int, 
 			return 0, err
 		}
 	}
-	_, err = tx.ExecContext(ctx, `DELETE FROM votes WHERE voter = ?`, voter)
+	_, err = tx.ExecContext(ctx, `UPDATE votes SET counted = 0 WHERE voter = ?`, voter)
 	return len(votes), err
 }
 

@@ -106,8 +106,10 @@ func TestAdminFunctionsAreNotFoundForNonAdmins(t *testing.T) {
 			_, err := a.ApplyImport(bg, id, app.ImportRequest{Kind: "domain_rating", Source: "s", AsOf: "2026-11-01", CSV: []byte("slug,domain_rating\nquickbase,1\n")})
 			return err
 		},
-		"ListOutbox":  func(id int64) error { _, err := a.ListOutbox(bg, id, "pending", p); return err },
-		"RetryOutbox": func(id int64) error { return a.RetryOutbox(bg, id, 1) },
+		"ListReports":   func(id int64) error { _, err := a.ListReports(bg, id, "", p); return err },
+		"DismissReport": func(id int64) error { return a.DismissReport(bg, id, 1) },
+		"ListOutbox":    func(id int64) error { _, err := a.ListOutbox(bg, id, "pending", p); return err },
+		"RetryOutbox":   func(id int64) error { return a.RetryOutbox(bg, id, 1) },
 		"UpdateSettings": func(id int64) error {
 			return a.UpdateSettings(bg, id, app.SiteSettings{SiteName: "X", FreeQueueWeeks: 1, FreeWeeklyCapacity: 1})
 		},

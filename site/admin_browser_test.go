@@ -17,7 +17,7 @@ func signInBrowser(t *testing.T, ctx context.Context, e *areaEnv, userID int64) 
 	t.Helper()
 	p := e.as(userID)
 	err := chromedp.Do(ctx, chromedp.Navigate(e.URL+"/robots.txt"),
-		chromedp.Evaluate[chromedp.Void](`document.cookie = "test_session=`+p.cookie+`; path=/"`))
+		chromedp.Evaluate[chromedp.Void](`document.cookie = "ld_session=`+p.cookie+`; path=/"`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,6 +31,7 @@ func (s *Site) mountAdmin(srv *routes.Server) {
 	post("/admin/listings/moderate", s.adminModerate)
 	post("/admin/reviews/:id/hide", s.adminHideReview)
 	post("/admin/accounts/:id/ban", s.adminBan)
+	post("/admin/reports/:id/dismiss", s.adminDismissReport)
 	get("/admin/weeks", s.adminWeeks)
 	post("/admin/weeks/capacity", s.adminWeekCapacity)
 	post("/admin/weeks/move", s.adminMoveListing)
@@ -85,6 +86,7 @@ func (s *Site) adminRevert(w http.ResponseWriter, r *http.Request, ps httprouter
 }
 
 type moderationData struct {
+	Reports  app.Page[app.Report]
 	Reviews  app.Page[app.AdminReview]
 	Accounts app.Page[app.AdminUser]
 	Q        string
@@ -93,6 +95,11 @@ type moderationData struct {
 func (s *Site) adminModeration(w http.ResponseWriter, r *http.Request, _ httprouter.Params, uid int64) {
 	ctx := r.Context()
 	q := r.URL.Query().Get("q")
+	reports, err := s.App.ListReports(ctx, uid, "open", app.AdminPage{PerPage: 100})
+	if err != nil {
+		s.areaError(w, r, uid, err)
+		return
+	}
 	reviews, err := s.App.ListReviews(ctx, uid, 0, pageOf(r))
 	if err != nil {
 		s.areaError(w, r, uid, err)
@@ -103,7 +110,7 @@ func (s *Site) adminModeration(w http.ResponseWriter, r *http.Request, _ httprou
 		s.areaError(w, r, uid, err)
 		return
 	}
-	s.renderArea(w, r, "admin_moderation", "Moderation", http.StatusOK, uid, moderationData{Reviews: reviews, Accounts: accounts, Q: q}, "")
+	s.renderArea(w, r, "admin_moderation", "Moderation", http.StatusOK, uid, moderationData{Reports: reports, Reviews: reviews, Accounts: accounts, Q: q}, "")
 }
 
 func (s *Site) adminModerate(w http.ResponseWriter, r *http.Request, _ httprouter.Params, uid int64) {
@@ -131,6 +138,15 @@ func (s *Site) adminBan(w http.ResponseWriter, r *http.Request, ps httprouter.Pa
 		return
 	}
 	done(w, r, "/admin/moderation", "banned", nil)
+}
+
+func (s *Site) adminDismissReport(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
+	id, _ := strconv.ParseInt(ps.ByName("id"), 10, 64)
+	if err := s.App.DismissReport(r.Context(), uid, id); err != nil {
+		s.areaError(w, r, uid, err)
+		return
+	}
+	done(w, r, "/admin/moderation", "dismissed", nil)
 }
 
 type weeksData struct {

@@ -18,14 +18,11 @@ import (
 	"launchdir/site"
 )
 
-// The signed-in areas read the person from the website's session. These
-// tests connect a resolver that takes the person from a cookie holding a
-// random per-test secret mapped to a user id (standing in for the session
-// cookie), so every page, form and rule runs through the real HTTP stack.
+// The signed-in areas read the person from the website's session: these
+// tests start real sessions (app.StartSession) and send their cookie.
 type areaEnv struct {
 	*apitest.Env
-	admin    int64
-	sessions map[string]int64
+	admin int64
 }
 
 func newAreaEnv(t *testing.T) *areaEnv {
@@ -39,19 +36,10 @@ func newAreaEnvWith(t *testing.T, o apitest.Options) *areaEnv {
 	if _, err := payments.Setup(e.App, e.Routes, payments.Config{Provider: "test"}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := site.Mount(e.Routes, e.App, nil)
-	if err != nil {
+	if _, err := site.Mount(e.Routes, e.App, nil); err != nil {
 		t.Fatal(err)
 	}
-	ae := &areaEnv{Env: e, sessions: map[string]int64{}}
-	s.SetPersonResolver(func(r *http.Request) (int64, bool) {
-		c, err := r.Cookie("test_session")
-		if err != nil {
-			return 0, false
-		}
-		id, ok := ae.sessions[c.Value]
-		return id, ok
-	})
+	ae := &areaEnv{Env: e}
 	u, _ := e.App.CreateUser(context.Background(), "admin@example.com", "Ada Admin", "")
 	e.App.SetAdmin(context.Background(), "admin@example.com", true)
 	ae.admin = u.ID
@@ -68,8 +56,11 @@ type person struct {
 func (e *areaEnv) as(userID int64) *person {
 	p := &person{e: e, c: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 	if userID != 0 {
-		p.cookie = app.NewSecret("sess_")
-		e.sessions[p.cookie] = userID
+		// Unknown user ids get a cookie that matches no session.
+		p.cookie = "lds_no_such_session"
+		if sess, err := e.App.StartSession(context.Background(), userID); err == nil {
+			p.cookie = sess
+		}
 	}
 	return p
 }
@@ -88,7 +79,7 @@ func (p *person) do(method, path, ctype string, body io.Reader, hdr ...string) p
 		req.Header.Set("Content-Type", ctype)
 	}
 	if p.cookie != "" {
-		req.AddCookie(&http.Cookie{Name: "test_session", Value: p.cookie})
+		req.AddCookie(&http.Cookie{Name: "ld_session", Value: p.cookie})
 	}
 	for i := 0; i+1 < len(hdr); i += 2 {
 		req.Header.Set(hdr[i], hdr[i+1])
@@ -127,7 +118,7 @@ func (p *person) post(path, tokenPage string, form url.Values) page {
 var adminGETs = []string{"/admin", "/admin/revisions", "/admin/revisions?listing=1", "/admin/moderation", "/admin/weeks",
 	"/admin/commerce", "/admin/data", "/admin/outbox", "/admin/outbox?status=pending", "/admin/settings", "/admin/audit"}
 
-var adminPOSTs = []string{"/admin/revisions/1/revert", "/admin/listings/moderate", "/admin/reviews/1/hide", "/admin/accounts/3/ban",
+var adminPOSTs = []string{"/admin/revisions/1/revert", "/admin/listings/moderate", "/admin/reviews/1/hide", "/admin/accounts/3/ban", "/admin/reports/1/dismiss",
 	"/admin/weeks/capacity", "/admin/weeks/move", "/admin/products/launch", "/admin/promos", "/admin/promos/X/pause",
 	"/admin/orders/LD-2026-000001/refund", "/admin/data/preview", "/admin/data/apply", "/admin/outbox/1/retry", "/admin/settings"}
 
@@ -365,5 +356,31 @@ func TestAdminModerationWeeksCommerceOutboxSettingsPages(t *testing.T) {
 	}
 	if pg := admin.post("/admin/orders/"+number+"/refund", "/admin/commerce", url.Values{}); pg.status != 400 {
 		t.Errorf("refund twice: %d", pg.status)
+	}
+}
+
+func TestAdminReportsQueuePage(t *testing.T) {
+	e := newAreaEnv(t)
+	e.DB.W.Exec(`INSERT INTO reviews(id, listing_id, author_name, rating, body, genuine, created_at) VALUES (61, 1, 'X', 1, 'scam!!', 1, '2026-11-17T00:00:00Z')`)
+	e.DB.W.Exec(`INSERT INTO reports(id, user_id, kind, listing_id, review_id, reason, created_at) VALUES
+		(1, 3, 'listing', 2, NULL, 'spam listing', '2026-11-17T01:00:00Z'), (2, 3, 'review', 1, 61, 'fake review', '2026-11-17T02:00:00Z')`)
+	admin := e.as(e.admin)
+	pg := admin.get("/admin/moderation")
+	for _, want := range []string{"2 open reports", "spam listing", "fake review", "<q>scam!!</q>", "Hide review", "/admin/reports/1/dismiss"} {
+		if !strings.Contains(pg.body, want) {
+			t.Errorf("moderation page lacks %q", want)
+		}
+	}
+	if pg := admin.post("/admin/reviews/61/hide", "/admin/moderation", url.Values{"reason": {"fake review"}}); pg.status != 303 {
+		t.Fatalf("hide: %d", pg.status)
+	}
+	if pg := admin.post("/admin/reports/1/dismiss", "/admin/moderation", url.Values{}); pg.status != 303 || pg.loc != "/admin/moderation?done=dismissed" {
+		t.Fatalf("dismiss: %d %s", pg.status, pg.loc)
+	}
+	if pg := admin.get("/admin/moderation"); !strings.Contains(pg.body, "0 open reports") {
+		t.Errorf("queue after acting: %s", pg.body)
+	}
+	if pg := e.as(1).post("/admin/reports/1/dismiss", "/me/keys", url.Values{}); pg.status != 404 {
+		t.Errorf("non-admin dismiss: %d", pg.status)
 	}
 }

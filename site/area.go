@@ -31,20 +31,11 @@ import (
 //go:embed templates/admin_*.html templates/founder_*.html
 var areaFS embed.FS
 
-// PersonResolver returns the person signed in on the site for a request
-// (the website's session cookie).
-type PersonResolver func(r *http.Request) (userID int64, ok bool)
-
 type area struct {
 	pages   map[string]*template.Template
-	who     PersonResolver
 	csrfKey []byte
 	cop     *http.CrossOriginProtection
 }
-
-// SetPersonResolver connects the website's sessions to the signed-in areas.
-// Until it is set, every founder and admin page is a 404.
-func (s *Site) SetPersonResolver(who PersonResolver) { s.area.who = who }
 
 func (s *Site) mountArea(srv *routes.Server) error {
 	key := make([]byte, 32)
@@ -89,28 +80,31 @@ var areaFuncs = template.FuncMap{
 }
 
 // person is the signed-in user of the request, if any: the website's
-// session (people.go) unless another resolver was set.
+// session (people.go).
 func (s *Site) person(r *http.Request) (int64, bool) {
-	if s.area != nil && s.area.who != nil {
-		return s.area.who(r)
-	}
-	if s.people == nil {
+	if s.people != nil {
+		if p, _ := s.viewer(r); p != nil {
+			return p.ID, true
+		}
 		return 0, false
 	}
-	if p, _ := s.viewer(r); p != nil {
+	// Without the people pages mounted, the same session cookie and store.
+	c, err := r.Cookie(sessionCookie)
+	if err != nil || c.Value == "" {
+		return 0, false
+	}
+	if p, err := s.App.SessionPerson(r.Context(), c.Value); err == nil && p != nil {
 		return p.ID, true
 	}
 	return 0, false
 }
 
-// csrfToken binds the area's forms to the signed-in session (the same
-// token as the people pages, so it rotates at sign-in) or, with another
-// resolver, to the person: HMAC(key, user id).
+// csrfToken binds the area's forms to the signed-in session: the same
+// token as the people pages, so it changes when the session rotates.
+// (Without a session cookie there is no person and no form.)
 func (s *Site) csrfToken(r *http.Request, userID int64) string {
-	if s.people != nil && (s.area == nil || s.area.who == nil) {
-		if _, session := s.viewer(r); session != "" {
-			return sessionToken(session)
-		}
+	if c, err := r.Cookie(sessionCookie); err == nil && c.Value != "" {
+		return sessionToken(c.Value)
 	}
 	m := hmac.New(sha256.New, s.area.csrfKey)
 	fmt.Fprintf(m, "area-csrf|%d", userID)
@@ -210,6 +204,7 @@ var doneMessages = map[string]string{
 	"claimed":   "Claim started: publish what the instructions say, then press Verify.",
 	"verified":  "Verified: you are now an owner of the listing.",
 	"draft":     "The draft was updated.",
+	"dismissed": "The report was dismissed.",
 	"invited":   "Invitation sent.",
 	"submitted": "Submitted: this is your listing now (not published yet). Choose the free launch or buy a launch below.",
 }
