@@ -126,12 +126,13 @@ func apikeyCmd(args []string, stdout io.Writer) error {
 
 func userCmd(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
-		return errors.New("user needs a subcommand: create, list, promote or demote")
+		return errors.New("user needs a subcommand: create, password, promote, demote or list")
 	}
 	fs := flag.NewFlagSet("user", flag.ContinueOnError)
 	email := fs.String("email", "", "user email")
 	name := fs.String("name", "", "display name")
 	pwStdin := fs.Bool("password-stdin", false, "read a sign-in password from the first line of stdin")
+	admin := fs.Bool("admin", false, "create: make the account an admin (the site team)")
 	path := fs.String("db", "./launchdir.db", "SQLite database file")
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
@@ -144,19 +145,32 @@ func userCmd(args []string, stdout io.Writer) error {
 	ctx := context.Background()
 	switch args[0] {
 	case "create":
+		// Idempotent: an email that already has an account (from the site or
+		// `apikey create`) gets the name, password and admin flag given.
 		password := ""
 		if *pwStdin {
-			line, err := bufio.NewReader(os.Stdin).ReadString('\n')
-			if err != nil && !errors.Is(err, io.EOF) {
+			if password, err = readPassword(); err != nil {
 				return err
 			}
-			password = strings.TrimRight(line, "\r\n")
 		}
-		u, err := a.CreateUser(ctx, *email, *name, password)
+		res, err := a.UpsertAccount(ctx, *email, *name, password, *admin)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "created user %d %s\n", u.ID, u.Email)
+		fmt.Fprintln(stdout, res.Summary())
+	case "password":
+		if !*pwStdin {
+			return errors.New("user password needs -password-stdin (the password is read from the first line of stdin)")
+		}
+		password, err := readPassword()
+		if err != nil {
+			return err
+		}
+		u, err := a.SetPassword(ctx, *email, password)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "user %d %s: password set (its site sessions were signed out)\n", u.ID, u.Email)
 	case "promote", "demote":
 		// The site team: admins open /admin on the site (signed in there).
 		u, err := a.SetAdmin(ctx, *email, args[0] == "promote")
@@ -182,4 +196,16 @@ func userCmd(args []string, stdout io.Writer) error {
 		return fmt.Errorf("unknown user subcommand %q", args[0])
 	}
 	return nil
+}
+
+// readPassword reads the first line of stdin.
+func readPassword() (string, error) {
+	line, err := bufio.NewReader(os.Stdin).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", err
+	}
+	if line = strings.TrimRight(line, "\r\n"); line == "" {
+		return "", errors.New("no password on stdin")
+	}
+	return line, nil
 }

@@ -67,7 +67,9 @@ launchdir seed -listings N -db PATH
 launchdir apikey create -email E -scopes account:read,listings:write [-name N] -db PATH
 launchdir apikey list [-email E] -db PATH
 launchdir apikey revoke -id ID -db PATH
-launchdir user create -email E [-name N] [-password-stdin] -db PATH
+launchdir user create -email E [-name N] [-password-stdin] [-admin] -db PATH   (idempotent)
+launchdir user password -email E -password-stdin -db PATH
+launchdir user promote|demote -email E -db PATH
 launchdir user list -db PATH
 launchdir openapi [-base-url URL]                 print the OpenAPI document
 ` + orderUsage + `Every flag can also be set as LAUNCHDIR_<NAME> (e.g. LAUNCHDIR_DB, LAUNCHDIR_BASE_URL).

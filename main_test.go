@@ -52,8 +52,8 @@ func TestCLIAPIKeysAndUsers(t *testing.T) {
 	if out, err := runCmd(t, "user", "create", "-email", "bob@example.com", "-name", "Bob", "-db", db); err != nil || !strings.Contains(out, "bob@example.com") {
 		t.Fatalf("user create: %v %s", err, out)
 	}
-	if _, err := runCmd(t, "user", "create", "-email", "bob@example.com", "-db", db); err == nil {
-		t.Fatal("duplicate user accepted")
+	if out, err := runCmd(t, "user", "create", "-email", "bob@example.com", "-db", db); err != nil || !strings.Contains(out, "already exists: nothing to change") {
+		t.Fatalf("user create again: %v %s", err, out)
 	}
 	if out, _ := runCmd(t, "user", "list", "-db", db); !strings.Contains(out, "Bob") {
 		t.Fatalf("user list: %s", out)
@@ -199,5 +199,122 @@ func TestSIGTERMShutsDownCleanly(t *testing.T) {
 	// A clean close checkpoints the WAL into the database file.
 	if st, err := os.Stat(db + "-wal"); err == nil && st.Size() != 0 {
 		t.Fatalf("WAL not checkpointed: %d bytes", st.Size())
+	}
+}
+
+// withStdin runs fn with line as standard input.
+func withStdin(t *testing.T, line string, fn func()) {
+	t.Helper()
+	r, w, _ := os.Pipe()
+	old := os.Stdin
+	os.Stdin = r
+	defer func() { os.Stdin = old }()
+	w.WriteString(line + "\n")
+	w.Close()
+	fn()
+}
+
+// An email that already has API keys gets a password and admin from the
+// same idempotent command, with a clear message each time.
+func TestCLIUserIdempotent(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "u.db")
+	key, err := runCmd(t, "apikey", "create", "-email", "ada@example.com", "-scopes", "account:read", "-db", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		args  []string
+		stdin string
+		want  string
+	}{
+		{[]string{"user", "create", "-email", "ada@example.com", "-password-stdin", "-admin"}, "correct horse battery", "user 1 ada@example.com already exists: password set, admin"},
+		{[]string{"user", "create", "-email", "ada@example.com", "-password-stdin", "-admin"}, "correct horse battery", "already exists: password unchanged (same)"},
+		{[]string{"user", "create", "-email", "ada@example.com"}, "", "user 1 ada@example.com already exists: nothing to change"},
+		{[]string{"user", "create", "-email", "ADA@example.com", "-name", "Ada"}, "", "already exists: name set"},
+		{[]string{"user", "password", "-email", "ada@example.com", "-password-stdin"}, "a different password", "user 1 ada@example.com: password set"},
+		{[]string{"user", "promote", "-email", "ada@example.com"}, "", "is an admin"},
+		{[]string{"user", "create", "-email", "new@example.com", "-password-stdin"}, "long enough!", "created user 2 new@example.com: password set"},
+	}
+	for _, st := range steps {
+		var out string
+		var err error
+		withStdin(t, st.stdin, func() { out, err = runCmd(t, append(st.args, "-db", db)...) })
+		if err != nil || !strings.Contains(out, st.want) {
+			t.Fatalf("%v: %v %q, want %q", st.args, err, out, st.want)
+		}
+	}
+	for _, bad := range []struct {
+		args  []string
+		stdin string
+		want  string
+	}{
+		{[]string{"user", "password", "-email", "nobody@example.com", "-password-stdin"}, "a long password", "no account has the email nobody@example.com"},
+		{[]string{"user", "password", "-email", "ada@example.com", "-password-stdin"}, "short", "10 to 200 characters"},
+		{[]string{"user", "password", "-email", "ada@example.com"}, "", "needs -password-stdin"},
+		{[]string{"user", "create", "-email", "ada@example.com", "-password-stdin"}, "", "no password on stdin"},
+	} {
+		var err error
+		withStdin(t, bad.stdin, func() { _, err = runCmd(t, append(bad.args, "-db", db)...) })
+		if err == nil || !strings.Contains(err.Error(), bad.want) || strings.Contains(err.Error(), "2067") {
+			t.Fatalf("%v: %v, want %q", bad.args, err, bad.want)
+		}
+	}
+	a, err := openApp(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.DB.Close()
+	ctx := context.Background()
+	if id, _ := a.CheckCredentials(ctx, "ada@example.com", "a different password"); id != 1 {
+		t.Fatal("the password set from the command line does not sign in")
+	}
+	if p, err := a.Authenticate(ctx, "Bearer "+strings.TrimSpace(key)); err != nil || p.UserID != 1 {
+		t.Fatalf("the API key belongs to another account now: %+v %v", p, err)
+	}
+	if !a.IsAdmin(ctx, 1) {
+		t.Fatal("not an admin")
+	}
+}
+
+// A database first made by `apikey create` still gets the demo directory on
+// its first serve, and the key keeps working; a directory served empty
+// once with -demo=false stays empty.
+func TestFirstServeFillsDemoAfterAPIKey(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "first.db")
+	key, err := runCmd(t, "apikey", "create", "-email", "early@example.com", "-scopes", "account:read", "-db", dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	serve := func(path string, withDemo bool) (listings int) {
+		c := defaultServeConfig()
+		c.DB, c.Addr, c.Demo = path, "127.0.0.1:0", withDemo
+		if err := c.check(); err != nil {
+			t.Fatal(err)
+		}
+		s, err := start(ctx, c, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.close()
+		s.app.DB.R.QueryRow(`SELECT count(*) FROM listings WHERE status = 'live'`).Scan(&listings)
+		if path == dbPath {
+			p, err := s.app.Authenticate(ctx, "Bearer "+strings.TrimSpace(key))
+			if err != nil || p.Email != "early@example.com" {
+				t.Fatalf("key after the demo fill: %+v %v", p, err)
+			}
+		}
+		return listings
+	}
+	if n := serve(dbPath, true); n < 200 {
+		t.Fatalf("%d live listings after the first serve", n)
+	}
+	empty := filepath.Join(dir, "empty.db")
+	if n := serve(empty, false); n != 0 {
+		t.Fatal(n)
+	}
+	if n := serve(empty, true); n != 0 {
+		t.Fatalf("a directory served empty on purpose got %d demo listings", n)
 	}
 }

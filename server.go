@@ -50,13 +50,14 @@ type serveConfig struct {
 	SMTPURL         string
 	Payments        string
 	VATCheck        string
+	VoteMinAge      time.Duration
 }
 
 func defaultServeConfig() *serveConfig {
 	return &serveConfig{Addr: "127.0.0.1:8080", DB: "./launchdir.db", Demo: true, DemoSeed: 1,
 		RatePerSecond: 20, RateBurst: 40, ShutdownTimeout: 15 * time.Second, IdemTTL: 24 * time.Hour, IdemStale: 5 * time.Minute,
 		CrawlWorkers: 2, CrawlMaxPages: 12, CrawlMaxBytes: 2 << 20, CrawlTimeout: 15 * time.Second,
-		Payments: "test", VATCheck: "offline"}
+		Payments: "test", VATCheck: "offline", VoteMinAge: 24 * time.Hour}
 }
 
 func (c *serveConfig) flags() *flag.FlagSet {
@@ -82,6 +83,7 @@ func (c *serveConfig) flags() *flag.FlagSet {
 	fs.StringVar(&c.SMTPURL, "smtp-url", c.SMTPURL, "smtp://user:pass@host:587?from=addr; empty logs emails instead of sending")
 	fs.StringVar(&c.Payments, "payments", c.Payments, "payment provider: test (built-in TEST MODE checkout page) or stripe (LAUNCHDIR_STRIPE_KEY, LAUNCHDIR_STRIPE_WEBHOOK_SECRET)")
 	fs.StringVar(&c.VATCheck, "vat-check", c.VATCheck, "VAT number validation: offline (format check) or vies (EU VIES lookup)")
+	fs.DurationVar(&c.VoteMinAge, "vote-min-account-age", c.VoteMinAge, "votes of younger accounts are stored but not counted (0 = every verified account counts)")
 	return fs
 }
 
@@ -115,6 +117,9 @@ func (c *serveConfig) check() error {
 	if c.VATCheck != "offline" && c.VATCheck != "vies" {
 		return fmt.Errorf("bad -vat-check %q: offline or vies", c.VATCheck)
 	}
+	if c.VoteMinAge < 0 {
+		return errors.New("bad -vote-min-account-age: must not be negative")
+	}
 	if c.SMTPURL != "" {
 		if _, err := mailer.New(c.SMTPURL); err != nil {
 			return fmt.Errorf("bad -smtp-url: %v", err)
@@ -135,12 +140,16 @@ type service struct {
 // start opens the database (filling a new one with the demo directory),
 // builds the app and the HTTP handler, and starts background workers.
 func start(ctx context.Context, c *serveConfig, log *slog.Logger) (*service, error) {
-	isNew := !fileHasData(c.DB)
 	d, err := db.Open(ctx, c.DB)
 	if err != nil {
 		return nil, fmt.Errorf("database %s: %v", c.DB, err)
 	}
-	if isNew && c.Demo {
+	first, err := firstServe(ctx, d)
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	if first && c.Demo {
 		if err := demo.Generate(ctx, d, demo.Options{Seed: c.DemoSeed, Now: time.Now()}); err != nil {
 			d.Close()
 			return nil, fmt.Errorf("demo directory: %v", err)
@@ -151,10 +160,16 @@ func start(ctx context.Context, c *serveConfig, log *slog.Logger) (*service, err
 		}
 		log.Info("filled the new database with the demo directory", "seed", c.DemoSeed)
 	}
+	if first {
+		if err := d.SetSetting(ctx, "first_served_at", time.Now().UTC().Format(time.RFC3339)); err != nil {
+			d.Close()
+			return nil, err
+		}
+	}
 	app.IdemTTL = c.IdemTTL
 	app.IdemStale = c.IdemStale
 	ops.ProblemTypeBase = c.BaseURL + "/problems/"
-	a, err := app.New(d, app.Config{BaseURL: c.BaseURL}, log)
+	a, err := app.New(d, app.Config{BaseURL: c.BaseURL, VoteMinAccountAge: voteMinAge(c.VoteMinAge)}, log)
 	if err != nil {
 		d.Close()
 		return nil, err
@@ -204,9 +219,24 @@ func (s *service) close() {
 	}
 }
 
-func fileHasData(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.Size() > 0
+// firstServe reports whether this database is served for the first time
+// with an empty directory: a file made by another subcommand first (e.g.
+// `apikey create`, which adds only an account) still gets the demo
+// directory, while a directory someone filled, or served empty once with
+// -demo=false, is left alone.
+func firstServe(ctx context.Context, d *db.DB) (bool, error) {
+	var served, n int
+	err := d.R.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM settings WHERE key = 'first_served_at'),
+		(SELECT count(*) FROM listings) + (SELECT count(*) FROM categories)`).Scan(&served, &n)
+	return served == 0 && n == 0, err
+}
+
+// voteMinAge maps the flag (0 = no minimum) to app.Config (0 = default).
+func voteMinAge(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
 }
 
 // wireExternals installs the real adapters: the SSRF-guarded crawler (also

@@ -47,6 +47,9 @@ func Seed(ctx context.Context, d *db.DB, n int, seed int64, now time.Time) error
 	}
 	g := newGen(seed, now)
 	if err := d.Tx(ctx, func(tx *sql.Tx) error {
+		if err := moveAccountsAside(ctx, tx); err != nil {
+			return err
+		}
 		w := newWriter(ctx, tx)
 		g.writeBase(w)
 		return w.err

@@ -1,28 +1,33 @@
 // Package mailer is the real email adapter: SMTP submission configured by
 // one URL, e.g. smtp://user:pass@mail.example.com:587?from=hello@example.com
-// (STARTTLS when offered) or smtps://... (implicit TLS).
+// (STARTTLS when offered) or smtps://... (implicit TLS). Messages are built
+// by github.com/wneessen/go-mail: Message-ID, Date, MIME-Version,
+// quoted-printable UTF-8, a text part and (when given) an HTML alternative,
+// and extra headers such as List-Unsubscribe.
 package mailer
 
 import (
 	"context"
-	"crypto/tls"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
-	"fmt"
-	"mime"
-	"net"
 	"net/mail"
-	"net/smtp"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
+
+	"launchdir/app"
+
+	gomail "github.com/wneessen/go-mail"
 )
 
 // SMTP sends mail through one SMTP server.
 type SMTP struct {
-	addr     string
 	host     string
+	port     int
 	implicit bool
-	auth     smtp.Auth
+	user, pw string
 	from     string
 }
 
@@ -33,87 +38,100 @@ func New(raw string) (*SMTP, error) {
 		return nil, errors.New("smtp url must look like smtp://user:pass@host:587?from=addr")
 	}
 	from := u.Query().Get("from")
-	if _, err := mail.ParseAddress(from); err != nil {
+	if a, err := mail.ParseAddress(from); err != nil || a.Address != from {
 		return nil, errors.New("smtp url needs ?from=<address>")
 	}
 	port := u.Port()
 	if port == "" {
 		port = map[string]string{"smtp": "587", "smtps": "465"}[u.Scheme]
 	}
-	s := &SMTP{addr: net.JoinHostPort(u.Hostname(), port), host: u.Hostname(), implicit: u.Scheme == "smtps", from: from}
+	p, err := strconv.Atoi(port)
+	if err != nil || p < 1 || p > 65535 {
+		return nil, errors.New("smtp url has a bad port")
+	}
+	s := &SMTP{host: u.Hostname(), port: p, implicit: u.Scheme == "smtps", from: from}
 	if u.User != nil {
-		pw, _ := u.User.Password()
-		s.auth = smtp.PlainAuth("", u.User.Username(), pw, u.Hostname())
+		s.user = u.User.Username()
+		s.pw, _ = u.User.Password()
 	}
 	return s, nil
 }
 
 // Send delivers one plain-text message.
 func (s *SMTP) Send(ctx context.Context, to, subject, body string) error {
-	if strings.ContainsAny(to+subject, "\r\n") {
-		return errors.New("header injection refused")
-	}
-	c, err := s.dial(ctx)
+	return s.SendEmail(ctx, app.Email{To: to, Subject: subject, Text: body})
+}
+
+// SendEmail delivers one message with its text and HTML parts.
+func (s *SMTP) SendEmail(ctx context.Context, e app.Email) error {
+	m, err := s.Message(e)
 	if err != nil {
 		return err
 	}
-	defer c.Close()
-	if ok, _ := c.Extension("STARTTLS"); ok && !s.implicit {
-		if err := c.StartTLS(&tls.Config{ServerName: s.host}); err != nil {
-			return err
-		}
-	}
-	if s.auth != nil {
-		if err := c.Auth(s.auth); err != nil {
-			return err
-		}
-	}
-	if err := c.Mail(s.from); err != nil {
-		return err
-	}
-	if err := c.Rcpt(to); err != nil {
-		return err
-	}
-	w, err := c.Data()
-	if err != nil {
-		return err
-	}
-	msg := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: %s\r\nDate: %s\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n",
-		s.from, to, mimeHeader(subject), time.Now().UTC().Format(time.RFC1123Z), strings.ReplaceAll(body, "\n", "\r\n"))
-	if _, err := w.Write([]byte(msg)); err != nil {
-		return err
-	}
-	if err := w.Close(); err != nil {
-		return err
-	}
-	return c.Quit()
-}
-
-func mimeHeader(s string) string {
-	for _, r := range s {
-		if r > 127 {
-			return mime.QEncoding.Encode("utf-8", s)
-		}
-	}
-	return s
-}
-
-func (s *SMTP) dial(ctx context.Context) (*smtp.Client, error) {
-	d := &net.Dialer{Timeout: 15 * time.Second}
-	var conn net.Conn
-	var err error
+	opts := []gomail.Option{gomail.WithPort(s.port), gomail.WithTimeout(15 * time.Second)}
 	if s.implicit {
-		conn, err = (&tls.Dialer{NetDialer: d, Config: &tls.Config{ServerName: s.host}}).DialContext(ctx, "tcp", s.addr)
+		opts = append(opts, gomail.WithSSL())
 	} else {
-		conn, err = d.DialContext(ctx, "tcp", s.addr)
+		opts = append(opts, gomail.WithTLSPolicy(gomail.TLSOpportunistic))
 	}
+	if s.user != "" {
+		opts = append(opts, gomail.WithSMTPAuth(gomail.SMTPAuthPlain), gomail.WithUsername(s.user), gomail.WithPassword(s.pw))
+	}
+	c, err := gomail.NewClient(s.host, opts...)
 	if err != nil {
+		return err
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, time.Minute)
+		defer cancel()
+	}
+	return c.DialAndSendWithContext(ctx, m)
+}
+
+// Message builds the MIME message of an email (exported for tests and
+// previews).
+func (s *SMTP) Message(e app.Email) (*gomail.Msg, error) {
+	if strings.ContainsAny(e.To+e.Subject, "\r\n") {
+		return nil, errors.New("header injection refused")
+	}
+	for k, v := range e.Headers {
+		if strings.ContainsAny(k+v, "\r\n") {
+			return nil, errors.New("header injection refused")
+		}
+	}
+	m := gomail.NewMsg(gomail.WithEncoding(gomail.EncodingQP), gomail.WithCharset(gomail.CharsetUTF8))
+	if err := m.From(s.from); err != nil {
 		return nil, err
 	}
-	if dl, ok := ctx.Deadline(); ok {
-		conn.SetDeadline(dl)
-	} else {
-		conn.SetDeadline(time.Now().Add(time.Minute))
+	if err := m.To(e.To); err != nil {
+		return nil, err
 	}
-	return smtp.NewClient(conn, s.host)
+	m.Subject(e.Subject)
+	m.SetDate()
+	m.SetMessageIDWithValue(randomID() + "@" + domainOf(s.from))
+	if e.Kind == "follower_update" {
+		m.SetGenHeader(gomail.HeaderPrecedence, "bulk")
+	}
+	for k, v := range e.Headers {
+		m.SetGenHeader(gomail.Header(k), v)
+	}
+	m.SetBodyString(gomail.TypeTextPlain, e.Text)
+	if e.HTML != "" {
+		m.AddAlternativeString(gomail.TypeTextHTML, e.HTML)
+	}
+	return m, nil
+}
+
+func randomID() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func domainOf(addr string) string {
+	if i := strings.LastIndexByte(addr, '@'); i >= 0 {
+		return addr[i+1:]
+	}
+	return "localhost"
 }

@@ -3,9 +3,15 @@ package mailer
 import (
 	"bufio"
 	"context"
+	"io"
+	"mime"
+	"mime/multipart"
 	"net"
+	"net/mail"
 	"strings"
 	"testing"
+
+	"launchdir/app"
 )
 
 // fakeSMTP speaks just enough SMTP to receive one message.
@@ -69,9 +75,59 @@ func TestSMTPSend(t *testing.T) {
 		t.Fatal(err)
 	}
 	msg := <-got
-	for _, want := range []string{"To: a@example.com", "Subject: =?utf-8?q?Gr=C3=BC=C3=9Fe?=", "line one\r\nline two"} {
+	for _, want := range []string{"To: <a@example.com>", "Subject: =?UTF-8?q?Gr=C3=BC=C3=9Fe?=", "Message-ID: <", "@launchdir.test>",
+		"Date: ", "MIME-Version: 1.0", "Content-Transfer-Encoding: quoted-printable", "Content-Type: text/plain; charset=UTF-8", "line one\r\nline two"} {
 		if !strings.Contains(msg, want) {
-			t.Errorf("message lacks %q:\n%s", want, msg)
+			t.Errorf("message lacks %q:\n%q", want, msg)
+		}
+	}
+}
+
+// A message with both parts and List-Unsubscribe, as a follower email is
+// sent, read back with the standard library's MIME parser.
+func TestSMTPSendEmailParts(t *testing.T) {
+	addr, got := fakeSMTP(t)
+	m, _ := New("smtp://" + addr + "?from=hello@launchdir.test")
+	long := strings.Repeat("Grüße aus Köln ", 10)
+	e := app.Email{Kind: "follower_update", To: "f@example.com", Subject: "QuickBase: v3 ist da", Text: long + "\nhttps://x.test/unsubscribe/abc",
+		HTML: "<p>" + long + "</p>", Headers: map[string]string{"List-Unsubscribe": "<https://x.test/unsubscribe/abc>",
+			"List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}}
+	if err := m.SendEmail(context.Background(), e); err != nil {
+		t.Fatal(err)
+	}
+	raw := <-got
+	msg, err := mail.ReadMessage(strings.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := msg.Header
+	if h.Get("List-Unsubscribe") != "<https://x.test/unsubscribe/abc>" || h.Get("List-Unsubscribe-Post") != "List-Unsubscribe=One-Click" ||
+		h.Get("Message-Id") == "" || h.Get("Date") == "" {
+		t.Fatalf("headers %v", h)
+	}
+	mt, params, err := mime.ParseMediaType(h.Get("Content-Type"))
+	if err != nil || mt != "multipart/alternative" {
+		t.Fatalf("content type %q %v", h.Get("Content-Type"), err)
+	}
+	r := multipart.NewReader(msg.Body, params["boundary"])
+	var types []string
+	for {
+		p, err := r.NextPart() // decodes quoted-printable
+		if err != nil {
+			break
+		}
+		b, _ := io.ReadAll(p)
+		types = append(types, p.Header.Get("Content-Type"))
+		if !strings.Contains(string(b), long) {
+			t.Errorf("part %s lost its UTF-8 text: %q", p.Header.Get("Content-Type"), b)
+		}
+	}
+	if strings.Join(types, ",") != "text/plain; charset=UTF-8,text/html; charset=UTF-8" {
+		t.Fatalf("parts %v", types)
+	}
+	for _, line := range strings.Split(raw, "\r\n") {
+		if len(line) > 998 {
+			t.Fatalf("line of %d bytes", len(line))
 		}
 	}
 }
@@ -85,5 +141,9 @@ func TestSMTPURLAndInjection(t *testing.T) {
 	m, _ := New("smtp://127.0.0.1:1?from=a@b.c")
 	if err := m.Send(context.Background(), "a@b.c\r\nBcc: x@y.z", "s", "b"); err == nil || !strings.Contains(err.Error(), "injection") {
 		t.Errorf("header injection: %v", err)
+	}
+	if err := m.SendEmail(context.Background(), app.Email{To: "a@b.c", Subject: "s", Text: "b",
+		Headers: map[string]string{"List-Unsubscribe": "<x>\r\nBcc: x@y.z"}}); err == nil || !strings.Contains(err.Error(), "injection") {
+		t.Errorf("header injection in extra headers: %v", err)
 	}
 }
