@@ -53,13 +53,13 @@ const (
 func (s *Server) sessionUser(r *http.Request) (*sessionUser, error) {
 	v := s.cookie(r, sessionCookie)
 	if v == "" || !strings.HasPrefix(v, sessionPrefix) || len(v) > 200 {
-		return nil, nil
+		return s.siteSessionUser(r)
 	}
 	u := &sessionUser{}
 	err := s.App.DB.R.QueryRowContext(r.Context(), `SELECT u.id, u.email, u.name FROM oauth_sessions s JOIN users u ON u.id = s.user_id
 		WHERE s.hash = ? AND s.expires_at > ?`, app.HashSecret(v), ts(s.now())).Scan(&u.ID, &u.Email, &u.Name)
 	if db.IsNoRows(err) {
-		return nil, nil
+		return s.siteSessionUser(r)
 	}
 	if err != nil {
 		return nil, err
@@ -67,7 +67,30 @@ func (s *Server) sessionUser(r *http.Request) (*sessionUser, error) {
 	return u, nil
 }
 
-// startSession signs the user in and renews the CSRF token.
+// siteSessionCookie is the website's session (app sessions): a person
+// signed in on the site goes straight to the consent page, and signing in
+// here signs in on the site too.
+const siteSessionCookie = "ld_session"
+
+func (s *Server) siteSessionUser(r *http.Request) (*sessionUser, error) {
+	c, err := r.Cookie(siteSessionCookie)
+	if err != nil || c.Value == "" {
+		return nil, nil
+	}
+	p, err := s.App.SessionPerson(r.Context(), c.Value)
+	if err != nil || p == nil {
+		return nil, err
+	}
+	return &sessionUser{ID: p.ID, Email: p.Email, Name: p.Name}, nil
+}
+
+func (s *Server) setSiteCookie(w http.ResponseWriter, value string, maxAge int) {
+	http.SetCookie(w, &http.Cookie{Name: siteSessionCookie, Value: value, Path: "/", HttpOnly: true,
+		SameSite: http.SameSiteLaxMode, Secure: s.Opts.SecureCookies, MaxAge: maxAge})
+}
+
+// startSession signs the user in (here and on the site) and renews the
+// CSRF token.
 func (s *Server) startSession(w http.ResponseWriter, r *http.Request, userID int64) error {
 	v := app.NewSecret(sessionPrefix)
 	now := s.now()
@@ -81,6 +104,14 @@ func (s *Server) startSession(w http.ResponseWriter, r *http.Request, userID int
 	}
 	s.setCookie(w, sessionCookie, v, int(sessionTTL/time.Second))
 	s.setCookie(w, csrfCookie, app.NewSecret(""), 0)
+	if c, err := r.Cookie(siteSessionCookie); err == nil {
+		s.App.SignOut(r.Context(), c.Value) // rotated
+	}
+	site, err := s.App.StartSession(r.Context(), userID)
+	if err != nil {
+		return err
+	}
+	s.setSiteCookie(w, site, int(app.SessionTTL/time.Second))
 	return nil
 }
 
@@ -92,6 +123,12 @@ func (s *Server) endSession(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.setCookie(w, sessionCookie, "", -1)
+	if c, err := r.Cookie(siteSessionCookie); err == nil {
+		if err := s.App.SignOut(r.Context(), c.Value); err != nil {
+			s.App.Log.Warn("oauth sign-out (site session)", "err", err)
+		}
+		s.setSiteCookie(w, "", -1)
+	}
 }
 
 // csrfToken returns the double-submit token for a form, setting the cookie
