@@ -44,6 +44,7 @@ type child struct {
 	cmd  *exec.Cmd
 	base string
 	log  *bytes.Buffer
+	done chan struct{} // closed when the process has exited and been reaped
 }
 
 func freeAddr(t *testing.T) string {
@@ -59,18 +60,30 @@ func freeAddr(t *testing.T) string {
 // startChild serves args (plus -addr) in a child process and waits for /healthz.
 func startChild(t *testing.T, args ...string) *child {
 	t.Helper()
+	return startChildEnv(t, nil, args...)
+}
+
+// startChildEnv is startChild with extra environment variables.
+func startChildEnv(t *testing.T, env []string, args ...string) *child {
+	t.Helper()
 	addr := freeAddr(t)
 	a, _ := json.Marshal(append([]string{"-addr", addr}, args...))
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "LAUNCHDIR_TEST_CHILD="+string(a))
-	c := &child{cmd: cmd, base: "http://" + addr, log: &bytes.Buffer{}}
+	cmd.Env = append(append(os.Environ(), env...), "LAUNCHDIR_TEST_CHILD="+string(a))
+	c := &child{cmd: cmd, base: "http://" + addr, log: &bytes.Buffer{}, done: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = c.log, c.log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	go func() { cmd.Wait(); close(c.done) }()
 	t.Cleanup(func() { c.kill() })
 	deadline := time.Now().Add(20 * time.Second)
 	for {
+		select {
+		case <-c.done:
+			t.Fatalf("child exited: %s", c.log)
+		default:
+		}
 		resp, err := http.Get(c.base + "/healthz")
 		if err == nil {
 			resp.Body.Close()
@@ -86,11 +99,13 @@ func startChild(t *testing.T, args ...string) *child {
 
 // kill sends SIGKILL (no cleanup of any kind) and reaps the process.
 func (c *child) kill() {
-	if c.cmd.ProcessState != nil {
+	select {
+	case <-c.done:
 		return
+	default:
 	}
 	c.cmd.Process.Signal(syscall.SIGKILL)
-	c.cmd.Wait()
+	<-c.done
 }
 
 // idemCall is one idempotent request the crash drill sends and retries.
@@ -100,21 +115,26 @@ type idemCall struct {
 }
 
 func (ic idemCall) do(ctx context.Context, base, bearer string) (int, []byte, error) {
+	st, body, _, err := ic.doH(ctx, base, bearer)
+	return st, body, err
+}
+
+func (ic idemCall) doH(ctx context.Context, base, bearer string) (int, []byte, http.Header, error) {
 	b, _ := json.Marshal(ic.body)
 	req, err := http.NewRequestWithContext(ctx, ic.method, base+ic.path, bytes.NewReader(b))
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
 	req.Header.Set("Authorization", "Bearer "+bearer)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Idempotency-Key", ic.key)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, body, err
+	return resp.StatusCode, body, resp.Header, err
 }
 
 // crashDB makes a database with the order and owner fixtures and an API key.
@@ -206,9 +226,13 @@ func TestKill9NeverDuplicatesIdempotentEffects(t *testing.T) {
 	effects := map[string]int{} // op path -> keys that must have exactly one effect
 	lost, replayed := 0, 0
 	for _, ic := range calls {
-		st, body, err := ic.do(context.Background(), c.base, bearer)
+		st, body, h, err := ic.doH(context.Background(), c.base, bearer)
 		if err != nil {
 			t.Fatal(err)
+		}
+		// An acknowledged write survived the kill: its retry is a replay.
+		if ack, ok := acked[ic.key]; ok && ack < 300 && (st != ack || h.Get("Idempotent-Replayed") != "true") {
+			t.Errorf("acknowledged %s (%d) lost: retry %d %s", ic.key, ack, st, body)
 		}
 		switch {
 		case st == 201 || st == 200:

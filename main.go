@@ -38,6 +38,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return serve(rest, stderr)
 		case "seed":
 			return seedCmd(rest, stdout)
+		case "backup":
+			return backupCmd(rest, stdout)
+		case "restore":
+			return restoreCmd(rest, stdout)
 		case "apikey":
 			return apikeyCmd(rest, stdout)
 		case "user":
@@ -55,7 +59,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprint(stdout, usage)
 			return nil
 		}
-		return fmt.Errorf("unknown command %q (commands: serve, seed, apikey, user, price, promo, order, openapi, version)", cmd)
+		return fmt.Errorf("unknown command %q (commands: serve, seed, backup, restore, apikey, user, price, promo, order, openapi, version)", cmd)
 	}
 	return serve(args, stderr)
 }
@@ -72,7 +76,7 @@ launchdir user password -email E -password-stdin -db PATH
 launchdir user promote|demote -email E -db PATH
 launchdir user list -db PATH
 launchdir openapi [-base-url URL]                 print the OpenAPI document
-` + orderUsage + `Every flag can also be set as LAUNCHDIR_<NAME> (e.g. LAUNCHDIR_DB, LAUNCHDIR_BASE_URL).
+` + orderUsage + backupUsage + `Every flag can also be set as LAUNCHDIR_<NAME> (e.g. LAUNCHDIR_DB, LAUNCHDIR_BASE_URL).
 `
 
 // envDefaults applies LAUNCHDIR_<NAME> environment variables to flags not set

@@ -23,6 +23,7 @@ import (
 	"launchdir/oauth"
 	"launchdir/ops"
 	"launchdir/payments"
+	"launchdir/replica"
 	"launchdir/routes"
 	"launchdir/site"
 )
@@ -40,6 +41,11 @@ type serveConfig struct {
 	ShutdownTimeout time.Duration
 	IdemTTL         time.Duration
 	IdemStale       time.Duration
+	Replicate       string
+	ReplicaSync     time.Duration
+	SnapInterval    time.Duration
+	SnapRetention   time.Duration
+	RestoreMissing  bool
 	CrawlPrivate    bool
 	CrawlWorkers    int
 	CrawlMaxPages   int
@@ -73,6 +79,7 @@ func (c *serveConfig) flags() *flag.FlagSet {
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", c.ShutdownTimeout, "how long in-flight requests may finish")
 	fs.DurationVar(&c.IdemTTL, "idempotency-ttl", c.IdemTTL, "how long Idempotency-Key responses are kept")
 	fs.DurationVar(&c.IdemStale, "idempotency-stale", c.IdemStale, "after how long a key left running by a crashed process is released")
+	replicationFlags(fs, c)
 	fs.BoolVar(&c.CrawlPrivate, "crawl-allow-private", c.CrawlPrivate, "let the crawler reach private/loopback addresses (local development only)")
 	fs.IntVar(&c.CrawlWorkers, "crawl-workers", c.CrawlWorkers, "draft pipeline workers")
 	fs.IntVar(&c.CrawlMaxPages, "crawl-max-pages", c.CrawlMaxPages, "pages read per site")
@@ -101,6 +108,9 @@ func (c *serveConfig) check() error {
 	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
 	if c.RatePerSecond < 0 || c.RateBurst < 0 {
 		return errors.New("bad -rate/-rate-burst: must not be negative")
+	}
+	if err := c.checkReplication(); err != nil {
+		return err
 	}
 	if c.IdemTTL <= 0 || c.IdemStale <= 0 {
 		return errors.New("bad -idempotency-ttl/-idempotency-stale: must be positive")
@@ -135,11 +145,15 @@ type service struct {
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
 	db      *db.DB
+	rep     *replica.Replicator
 }
 
 // start opens the database (filling a new one with the demo directory),
 // builds the app and the HTTP handler, and starts background workers.
 func start(ctx context.Context, c *serveConfig, log *slog.Logger) (*service, error) {
+	if err := restoreIfMissing(ctx, c, log); err != nil {
+		return nil, err
+	}
 	d, err := db.Open(ctx, c.DB)
 	if err != nil {
 		return nil, fmt.Errorf("database %s: %v", c.DB, err)
@@ -178,7 +192,9 @@ func start(ctx context.Context, c *serveConfig, log *slog.Logger) (*service, err
 		d.Close()
 		return nil, err
 	}
-	srv, err := routes.New(a, routes.Options{RatePerSecond: c.RatePerSecond, RateBurst: c.RateBurst, TrustProxy: c.TrustProxy})
+	var rep *replica.Replicator // started last, once nothing else can fail
+	srv, err := routes.New(a, routes.Options{RatePerSecond: c.RatePerSecond, RateBurst: c.RateBurst, TrustProxy: c.TrustProxy,
+		Replication: func() any { return replicationStatus(rep) }})
 	if err != nil {
 		d.Close()
 		return nil, err
@@ -204,7 +220,12 @@ func start(ctx context.Context, c *serveConfig, log *slog.Logger) (*service, err
 		return nil, err
 	}
 	bg, cancel := context.WithCancel(context.Background())
-	s := &service{app: a, handler: srv, cancel: cancel, db: d}
+	if rep, err = startReplication(ctx, c, log); err != nil {
+		cancel()
+		d.Close()
+		return nil, err
+	}
+	s := &service{app: a, handler: srv, cancel: cancel, db: d, rep: rep}
 	s.wg.Add(1)
 	go func() { defer s.wg.Done(); a.RunBackground(bg) }()
 	return s, nil
@@ -214,6 +235,7 @@ func start(ctx context.Context, c *serveConfig, log *slog.Logger) (*service, err
 func (s *service) close() {
 	s.cancel()
 	s.wg.Wait()
+	stopReplication(s.rep, s.app.Log)
 	if err := s.db.Close(); err != nil {
 		s.app.Log.Error("closing database", "err", err)
 	}

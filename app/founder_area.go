@@ -180,3 +180,6 @@ func DraftFields() []DraftField {
 	}
 	return out
 }
+
+// StorySections are the founder story's sections besides its title.
+func StorySections() []string { return append([]string(nil), storySections...) }

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -661,3 +662,32 @@ func TestReports(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// Many people voting and withdrawing at once leave the counters equal to
+// a recount of the rows.
+func TestVotesConcurrent(t *testing.T) {
+	e := newPeopleEnv(t)
+	e.exec(`UPDATE listings SET votes = 0, trending = 0 WHERE id = 3`)
+	e.exec(`DELETE FROM weekly_votes WHERE listing_id = 3`)
+	var users []int64
+	for i := 0; i < 8; i++ {
+		u, _ := e.person("c"+strconv.Itoa(i)+"@example.com", true, 48*time.Hour)
+		users = append(users, u)
+	}
+	var wg sync.WaitGroup
+	for i, u := range users {
+		wg.Add(1)
+		go func(i int, u int64) {
+			defer wg.Done()
+			for k := 0; k < 3+i%2; k++ { // odd users end with a vote
+				if _, err := e.App.ToggleVote(bg, u, "tablely", "10.5.0."+strconv.Itoa(i)); err != nil {
+					t.Error(err)
+				}
+			}
+		}(i, u)
+	}
+	wg.Wait()
+	if got, re := e.counters(3), e.recount(3); got != re || got != (voteCounters{4, 4}) {
+		t.Fatalf("counters %+v recount %+v, want 4/4", got, re)
+	}
+}

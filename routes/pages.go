@@ -1,6 +1,7 @@
 package routes
 
 import (
+	"encoding/json"
 	"fmt"
 	"html"
 	"net/http"
@@ -21,7 +22,17 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request, _ httprouter.Pa
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	fmt.Fprintf(w, `{"status":"ok","version":%q}`, app.Version)
+	var rep any
+	if s.Opts.Replication != nil {
+		rep = s.Opts.Replication()
+	}
+	if rep == nil {
+		fmt.Fprintf(w, `{"status":"ok","version":%q}`, app.Version)
+		return
+	}
+	// Replication trouble is reported, not failed: the server keeps serving.
+	b, _ := json.Marshal(map[string]any{"status": "ok", "version": app.Version, "replication": rep})
+	w.Write(b)
 }
 
 // badge serves /badges/{slug}.svg as image/svg+xml.

@@ -19,6 +19,9 @@ type Options struct {
 	RateBurst     int
 	TrustProxy    bool  // take the client address from X-Forwarded-For
 	MaxBodyBytes  int64 // request body cap
+	// Replication, when set, reports the replica's position and lag in
+	// /healthz (nil: not replicating).
+	Replication func() any
 }
 
 // Server is the HTTP handler of the whole binary.

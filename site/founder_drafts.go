@@ -31,6 +31,7 @@ func (s *Site) mountFounderDrafts(srv *routes.Server) {
 	get("/me/drafts/:id/progress", s.myDraftProgress)
 	post("/me/drafts/:id/field", s.myDraftField)
 	post("/me/drafts/:id/invite", s.myDraftInvite)
+	post("/me/drafts/:id/more", s.myDraftMore)
 	post("/me/drafts/:id/submit", s.myDraftSubmit)
 }
 
@@ -77,11 +78,14 @@ type draftField struct {
 }
 
 type myDraftData struct {
-	D       *app.Draft
-	Fields  []draftField
-	Working bool // crawling or drafting
-	Read    int
-	Planned int
+	D        *app.Draft
+	Fields   []draftField
+	FAQRows  []app.DraftFAQ     // the FAQs plus empty rows, 5 in all
+	Founders []app.DraftFounder // the founders plus one empty row, at most 6
+	Story    []storyPart
+	Working  bool // crawling or drafting
+	Read     int
+	Planned  int
 }
 
 func (s *Site) loadDraft(r *http.Request, uid int64, id string) (*myDraftData, error) {
@@ -101,7 +105,94 @@ func (s *Site) loadDraft(r *http.Request, uid int64, id string) (*myDraftData, e
 		}
 		out.Fields = append(out.Fields, df)
 	}
+	out.FAQRows = append(out.FAQRows, d.FAQs...)
+	for len(out.FAQRows) < 5 {
+		out.FAQRows = append(out.FAQRows, app.DraftFAQ{})
+	}
+	out.Founders = append(out.Founders, d.Founders...)
+	if len(out.Founders) < 6 {
+		out.Founders = append(out.Founders, app.DraftFounder{})
+	}
+	out.Story = append(out.Story, storyPart{Name: "title", Value: d.Story["title"]})
+	for _, sec := range app.StorySections() {
+		out.Story = append(out.Story, storyPart{Name: sec, Value: d.Story[sec], Long: true})
+	}
 	return out, nil
+}
+
+type storyPart struct {
+	Name, Value string
+	Long        bool
+}
+
+// myDraftMore saves one of the draft's other parts: FAQs, founders, story
+// or SEO and competitor (update_draft's faqs, founders, story, seo,
+// competitor_url; each replaces what was there).
+func (s *Site) myDraftMore(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
+	id := ps.ByName("id")
+	args := map[string]any{"id": id}
+	f := r.PostForm
+	switch f.Get("section") {
+	case "faqs":
+		faqs := []any{}
+		for i := range f["question"] {
+			q, a := strings.TrimSpace(f["question"][i]), ""
+			if i < len(f["answer"]) {
+				a = strings.TrimSpace(f["answer"][i])
+			}
+			if q != "" || a != "" {
+				faqs = append(faqs, map[string]any{"question": q, "answer": a})
+			}
+		}
+		args["faqs"] = faqs
+	case "founders":
+		d, err := s.loadDraft(r, uid, id)
+		if err != nil {
+			s.areaError(w, r, uid, err)
+			return
+		}
+		founders := []any{}
+		for i := range f["name"] {
+			name := strings.TrimSpace(f["name"][i])
+			if name == "" {
+				continue
+			}
+			fd := map[string]any{"name": name, "title": pick(f["title"], i), "bio": pick(f["bio"], i)}
+			if i < len(d.D.Founders) && len(d.D.Founders[i].Socials) > 0 {
+				links := map[string]any{} // kept: the page does not edit links
+				for k, v := range d.D.Founders[i].Socials {
+					links[k] = v
+				}
+				fd["socials"] = links
+			}
+			founders = append(founders, fd)
+		}
+		args["founders"] = founders
+	case "story":
+		story := map[string]any{"title": f.Get("title")}
+		for _, sec := range app.StorySections() {
+			story[sec] = f.Get(sec)
+		}
+		args["story"] = story
+	case "seo":
+		args["seo"] = map[string]any{"title": f.Get("seo_title"), "meta": f.Get("seo_meta")}
+		args["competitor_url"] = strings.TrimSpace(f.Get("competitor_url"))
+	default:
+		s.areaError(w, r, uid, ops.Invalid("section", "must be faqs, founders, story or seo"))
+		return
+	}
+	if err := s.op(r.Context(), uid, "update_draft", args, nil); err != nil {
+		s.draftRefusal(w, r, uid, id, err)
+		return
+	}
+	http.Redirect(w, r, "/me/drafts/"+id+"?done=draft#"+f.Get("section"), http.StatusSeeOther)
+}
+
+func pick(list []string, i int) string {
+	if i < len(list) {
+		return strings.TrimSpace(list[i])
+	}
+	return ""
 }
 
 // fieldText shows a draft value in a form: lists one item a line.

@@ -96,3 +96,42 @@ func TestFounderSubmitsAURLReviewsAndSubmits(t *testing.T) {
 		t.Errorf("drafts list")
 	}
 }
+
+func TestFounderEditsDraftFAQsFoundersStorySEO(t *testing.T) {
+	e := newAreaEnvWith(t, apitest.Options{Fixture: true, Background: true})
+	site := testsite.Serve(t, "acme-analytics", nil)
+	owner := e.as(1)
+	pg := owner.post("/me/drafts", "/me/drafts", url.Values{"url": {site.URL + "/"}})
+	id := strings.TrimPrefix(pg.loc, "/me/drafts/")
+	waitDraft(t, owner, id)
+	more := func(f url.Values) page { return owner.post("/me/drafts/"+id+"/more", "/me/drafts/"+id, f) }
+	steps := []struct {
+		form   url.Values
+		status int
+	}{
+		{url.Values{"section": {"faqs"}, "question": {"Is it free?", ""}, "answer": {"Yes.", ""}}, 303},
+		{url.Values{"section": {"founders"}, "name": {"Ana Lima", ""}, "title": {"CEO", ""}, "bio": {"Built it.", ""}}, 303},
+		{url.Values{"section": {"founders"}, "name": {strings.Repeat("n", 161)}}, 400},
+		{url.Values{"section": {"story"}, "title": {"Why"}, "story": {"Because."}}, 303},
+		{url.Values{"section": {"seo"}, "seo_title": {strings.Repeat("s", 71)}}, 400},
+		{url.Values{"section": {"seo"}, "seo_title": {strings.Repeat("s", 70)}, "competitor_url": {"https://rival.example/"}}, 303},
+		{url.Values{"section": {"seo"}, "competitor_url": {"javascript:alert(1)"}}, 400},
+		{url.Values{"section": {"nope"}}, 400},
+	}
+	for _, s := range steps {
+		if pg := more(s.form); pg.status != s.status {
+			t.Errorf("%v: %d, want %d (%s)", s.form, pg.status, s.status, pg.body)
+		}
+	}
+	r := e.Do("GET", "/api/v1/drafts/"+id, nil, "Authorization", "Bearer "+e.APIKey("owner@example.com"))
+	d := r.JSON()
+	faqs, _ := d["faqs"].([]any)
+	founders, _ := d["founders"].([]any)
+	if len(faqs) != 1 || len(founders) != 1 || founders[0].(map[string]any)["name"] != "Ana Lima" ||
+		d["story"].(map[string]any)["story"] != "Because." || d["competitor_url"] != "https://rival.example/" {
+		t.Fatalf("draft after edits: %s", r.Body)
+	}
+	if pg := e.as(2).post("/me/drafts/"+id+"/more", "/me/keys", url.Values{"section": {"faqs"}}); pg.status != 404 {
+		t.Errorf("another's draft: %d", pg.status)
+	}
+}
