@@ -49,6 +49,9 @@ func (s *Site) mountFounderWork(srv *routes.Server) {
 	post("/me/listings/:id/updates", s.myListingUpdate)
 	post("/me/listings/:id/free", s.myListingFree)
 	post("/me/listings/:id/buy", s.myListingBuy)
+	post("/me/listings/:id/story", s.myListingStory)
+	post("/me/listings/:id/milestones", s.myListingMilestone)
+	post("/me/listings/:id/milestones/:mid/delete", s.myListingMilestoneDelete)
 	get("/me/orders", s.myOrders)
 	get("/me/orders/:number", s.myOrder)
 	get("/me/claims", s.myClaims)
@@ -112,6 +115,7 @@ type myListingData struct {
 	Buy      url.Values
 	Free     *app.FreeLaunch
 	Missing  []ops.FieldError
+	Story    []storyPart
 }
 
 type factField struct {
@@ -131,6 +135,10 @@ func (s *Site) loadMyListing(ctx context.Context, uid int64, id string) (*myList
 	for _, f := range ownerFactFields {
 		v, _ := m[f.Name].(string)
 		d.Facts = append(d.Facts, factField{Name: f.Name, Label: f.Label, Value: v, Long: f.Name == "description"})
+	}
+	d.Story = append(d.Story, storyPart{Name: "title", Value: storyValue(l.Story, "title")})
+	for _, sec := range app.StorySections() {
+		d.Story = append(d.Story, storyPart{Name: sec, Value: storyValue(l.Story, sec), Long: true})
 	}
 	var prods app.Products
 	if err := s.op(ctx, uid, "list_products", nil, &prods); err == nil {
@@ -335,4 +343,50 @@ func (s *Site) myClaimVerify(w http.ResponseWriter, r *http.Request, ps httprout
 		return
 	}
 	done(w, r, "/me/claims", "verified", nil)
+}
+
+// storyValue reads one part of a listing's story (nil: none yet).
+func storyValue(st any, name string) string {
+	raw, _ := json.Marshal(st)
+	var m map[string]any
+	json.Unmarshal(raw, &m)
+	v, _ := m[name].(string)
+	return v
+}
+
+// myListingStory replaces the founder story (set_founder_story; shown
+// publicly once the story is unlocked).
+func (s *Site) myListingStory(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
+	args := map[string]any{"listing_id": idArg(ps.ByName("id")), "title": r.PostFormValue("title")}
+	for _, sec := range app.StorySections() {
+		args[sec] = r.PostFormValue(sec)
+	}
+	if err := s.op(r.Context(), uid, "set_founder_story", args, nil); err != nil {
+		s.listingRefusal(w, r, uid, err, nil)
+		return
+	}
+	done(w, r, "/me/listings/"+ps.ByName("id"), "facts", nil)
+}
+
+func (s *Site) myListingMilestone(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
+	args := map[string]any{"listing_id": idArg(ps.ByName("id")), "date": r.PostFormValue("date"), "title": r.PostFormValue("title")}
+	for _, k := range []string{"description", "url"} {
+		if v := strings.TrimSpace(r.PostFormValue(k)); v != "" {
+			args[k] = v
+		}
+	}
+	if err := s.op(r.Context(), uid, "add_milestone", args, nil); err != nil {
+		s.listingRefusal(w, r, uid, err, nil)
+		return
+	}
+	done(w, r, "/me/listings/"+ps.ByName("id"), "facts", nil)
+}
+
+func (s *Site) myListingMilestoneDelete(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
+	args := map[string]any{"listing_id": idArg(ps.ByName("id")), "milestone_id": idArg(ps.ByName("mid"))}
+	if err := s.op(r.Context(), uid, "delete_milestone", args, nil); err != nil {
+		s.listingRefusal(w, r, uid, err, nil)
+		return
+	}
+	done(w, r, "/me/listings/"+ps.ByName("id"), "facts", nil)
 }

@@ -114,3 +114,37 @@ func TestFounderClaimPages(t *testing.T) {
 		t.Fatalf("verify without the record: %d %s", pg.status, pg.body)
 	}
 }
+
+func TestFounderListingStoryAndMilestones(t *testing.T) {
+	e := newAreaEnv(t)
+	owner := e.as(1)
+	if pg := owner.post("/me/listings/1/story", "/me/listings/1", url.Values{"title": {strings.Repeat("t", 201)}}); pg.status != 400 {
+		t.Errorf("story title 201: %d", pg.status)
+	}
+	if pg := owner.post("/me/listings/1/story", "/me/listings/1", url.Values{"title": {"How we started"}, "story": {"In a garage."}}); pg.status != 303 {
+		t.Fatalf("story: %d %s", pg.status, pg.body)
+	}
+	if pg := owner.get("/me/listings/1"); !strings.Contains(pg.body, "In a garage.") {
+		t.Errorf("story not shown")
+	}
+	if pg := owner.post("/me/listings/1/milestones", "/me/listings/1", url.Values{"date": {"2026-13-01"}, "title": {"x"}}); pg.status != 400 {
+		t.Errorf("bad date: %d", pg.status)
+	}
+	if pg := owner.post("/me/listings/1/milestones", "/me/listings/1", url.Values{"date": {"2026-10-01"}, "title": {"2.0 shipped"}, "url": {"http://insecure.example"}}); pg.status != 400 {
+		t.Errorf("http link: %d", pg.status)
+	}
+	if pg := owner.post("/me/listings/1/milestones", "/me/listings/1", url.Values{"date": {"2026-10-01"}, "title": {"2.0 shipped"}}); pg.status != 303 {
+		t.Fatalf("milestone: %d %s", pg.status, pg.body)
+	}
+	pg := owner.get("/me/listings/1")
+	mid := regexpFind(t, pg.body, `/me/listings/1/milestones/([0-9]+)/delete`)
+	if pg := e.as(2).post("/me/listings/1/milestones/"+mid+"/delete", "/me/keys", url.Values{}); pg.status != 404 {
+		t.Errorf("another founder deletes: %d", pg.status)
+	}
+	if pg := owner.post("/me/listings/1/milestones/"+mid+"/delete", "/me/listings/1", url.Values{}); pg.status != 303 {
+		t.Errorf("delete: %d", pg.status)
+	}
+	if pg := owner.post("/me/listings/1/milestones/"+mid+"/delete", "/me/listings/1", url.Values{}); pg.status != 404 {
+		t.Errorf("delete twice: %d", pg.status)
+	}
+}
