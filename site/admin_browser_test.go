@@ -12,6 +12,27 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
+// areaBrowserCtx is browserCtx with room for a loaded machine: the founder
+// journey crawls a site and pays, many steps in one browser.
+func areaBrowserCtx(t *testing.T) context.Context {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromium(t)), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.WindowSize(1280, 900), chromedp.UserDataDir(t.TempDir()),
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelC := chromedp.NewContext(actx)
+	ctx, cancelT := context.WithTimeout(ctx, 5*time.Minute)
+	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return ctx
+}
+
 // signInBrowser gives the browser the person's session cookie.
 func signInBrowser(t *testing.T, ctx context.Context, e *areaEnv, userID int64) {
 	t.Helper()
@@ -35,7 +56,7 @@ func mainText(t *testing.T, ctx context.Context) string {
 
 // A founder creates a key in the keys area and uses it against the API.
 func TestBrowserFounderCreatesAKey(t *testing.T) {
-	ctx := browserCtx(t)
+	ctx := areaBrowserCtx(t)
 	e := newAreaEnv(t)
 	signInBrowser(t, ctx, e, 1)
 	err := chromedp.Do(ctx, chromedp.Navigate(e.URL+"/me/keys"),
@@ -67,7 +88,7 @@ func TestBrowserFounderCreatesAKey(t *testing.T) {
 
 // The site team reverts an owner edit; the API shows the reverted value.
 func TestBrowserAdminRevertsAnOwnerEdit(t *testing.T) {
-	ctx := browserCtx(t)
+	ctx := areaBrowserCtx(t)
 	e := newAreaEnv(t)
 	before := e.Do("GET", "/api/v1/listings/quickbase", nil).JSON()["tagline"]
 	if r := e.Do("PATCH", "/api/v1/me/listings/1", map[string]any{"fields": map[string]any{"tagline": "Spammy owner tagline"}},
@@ -95,7 +116,7 @@ func TestBrowserAdminRevertsAnOwnerEdit(t *testing.T) {
 
 // The site team imports a Domain Rating CSV; the board shows it.
 func TestBrowserAdminImportsDomainRating(t *testing.T) {
-	ctx := browserCtx(t)
+	ctx := areaBrowserCtx(t)
 	e := newAreaEnv(t)
 	signInBrowser(t, ctx, e, e.admin)
 	err := chromedp.Do(ctx, chromedp.Navigate(e.URL+"/admin/data"),
@@ -122,7 +143,7 @@ func TestBrowserAdminImportsDomainRating(t *testing.T) {
 
 // A signed-in non-admin gets the 404 page on every admin page.
 func TestBrowserNonAdminGetsNotFound(t *testing.T) {
-	ctx := browserCtx(t)
+	ctx := areaBrowserCtx(t)
 	e := newAreaEnv(t)
 	signInBrowser(t, ctx, e, 1)
 	for _, path := range adminGETs {
@@ -143,7 +164,7 @@ func TestBrowserNonAdminGetsNotFound(t *testing.T) {
 // field, submits, sees what the free launch misses, buys a paid launch on
 // the checkout page and finds the listing live.
 func TestBrowserFounderJourney(t *testing.T) {
-	ctx := browserCtx(t)
+	ctx := areaBrowserCtx(t)
 	e := newAreaEnvWith(t, apitest.Options{Fixture: true, Background: true})
 	fixture := testsite.Serve(t, "acme-analytics", nil)
 	signInBrowser(t, ctx, e, 1)
@@ -155,7 +176,7 @@ func TestBrowserFounderJourney(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The page polls while the site is read and reloads when it is ready.
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		st, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#draft-status")))
 		if err == nil && st == "ready" {
@@ -213,7 +234,7 @@ func TestBrowserFounderJourney(t *testing.T) {
 // waitText waits until the page's main text contains want.
 func waitText(t *testing.T, ctx context.Context, want string) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		txt, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("main")))
 		if err == nil && strings.Contains(txt, want) {

@@ -14,7 +14,7 @@ import (
 // waitDraft polls the progress address until the draft is no longer being read.
 func waitDraft(t *testing.T, p *person, id string) map[string]any {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		pg := p.get("/me/drafts/" + id + "/progress")
 		var m map[string]any
