@@ -41,22 +41,42 @@ type homeData struct {
 	Featured []db.Summary
 	Today    list[db.Summary]
 	ThisWeek list[db.Summary]
-	Upcoming list[db.Summary]
+	Upcoming weekData
 }
+
+// homeTTL: the anonymous home page is kept this long. It is the busiest
+// page and reads four lists; shared caches may keep it 30 s anyway
+// (max-age), and signed-in people always get a fresh one.
+const homeTTL = 5 * time.Second
 
 func (s *Site) home(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
 	ctx := r.Context()
+	anonymous := false
+	if p, _ := s.viewer(r); p == nil {
+		anonymous = true
+		if body, ok := s.homeCache.get("/", time.Now()); ok {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Header().Set("X-Content-Type-Options", "nosniff")
+			w.Header().Set("Vary", "Cookie")
+			writeCached(w, r, body)
+			return
+		}
+	}
 	d := homeData{Week: app.WeekOf(s.App.Now())}
 	section := func(name, n string, dst *list[db.Summary]) func() error {
 		return func() error {
 			return s.call(ctx, "list_launches", map[string]string{"section": name, "per_page": n}, dst)
 		}
 	}
-	err := parallel(section("today", "10", &d.Today), section("this-week", "20", &d.ThisWeek),
-		section("upcoming", "10", &d.Upcoming), func() (err error) {
-			d.Featured, err = s.App.FeaturedInWeek(ctx, d.Week)
-			return err
-		})
+	// Upcoming on the home page is next week's launches: the week's index
+	// answers it at any size (all upcoming launches are one link away).
+	next := func() error {
+		return s.call(ctx, "get_launch_week", map[string]string{"week": "next", "per_page": "10"}, &d.Upcoming)
+	}
+	err := parallel(section("today", "10", &d.Today), section("this-week", "20", &d.ThisWeek), next, func() (err error) {
+		d.Featured, err = s.App.FeaturedInWeek(ctx, d.Week)
+		return err
+	})
 	if err != nil {
 		s.errorPage(w, r, err)
 		return
@@ -64,7 +84,15 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request, _ httprouter.Params)
 	desc := s.siteDescription(r)
 	p := s.page(r, s.App.Cfg.SiteName+": startup launches ranked by the community", desc, d)
 	p.Nav = "home"
-	s.render(w, r, "home", p)
+	body, err := s.renderBytes("home", p)
+	if err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	if anonymous && p.Person == nil {
+		s.homeCache.put("/", body, time.Now())
+	}
+	s.write(w, r, p, body)
 }
 
 func (s *Site) siteDescription(r *http.Request) string {
