@@ -428,21 +428,37 @@ type searchData struct {
 	Sorts      []string          `json:"-"`
 }
 
+// facetCategories is the category tree of the search filters, kept for
+// facetTTL: counts in a filter menu need not be exact to the second.
+func (s *Site) facetCategories(r *http.Request) ([]db.Category, error) {
+	s.facets.mu.Lock()
+	defer s.facets.mu.Unlock()
+	if s.facets.items != nil && time.Since(s.facets.at) < facetTTL {
+		return s.facets.items, nil
+	}
+	var cats categoriesData
+	if err := s.call(r.Context(), "list_categories", map[string]string{"include_empty": "false"}, &cats); err != nil {
+		return nil, err
+	}
+	s.facets.items, s.facets.at = cats.Items, time.Now()
+	return cats.Items, nil
+}
+
+const facetTTL = 30 * time.Second
+
 var searchFilters = []string{"q", "category", "stage", "country", "pricing_model", "domain", "status", "sort"}
 
 func (s *Site) search(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
 	d := searchData{F: query(r, searchFilters...)}
-	var cats categoriesData
+	var cats []db.Category
 	err := parallel(
 		func() error { return s.call(r.Context(), "search_listings", pageArgs(r, d.F), &d) },
-		func() error {
-			return s.call(r.Context(), "list_categories", map[string]string{"include_empty": "false"}, &cats)
-		})
+		func() (err error) { cats, err = s.facetCategories(r); return err })
 	if err != nil {
 		s.errorPage(w, r, err)
 		return
 	}
-	d.Categories = cats.Items
+	d.Categories = cats
 	d.Stages = []string{"idea", "pre-launch", "beta", "launched", "growth", "profitable"}
 	d.Models = []string{"free", "freemium", "subscription", "one-time", "usage-based", "open-source"}
 	d.Sorts = []string{"relevance", "newest", "votes", "trending", "most_viewed", "most_followed"}

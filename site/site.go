@@ -18,8 +18,11 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"launchdir/app"
+	"launchdir/db"
 	"launchdir/ops"
 	"launchdir/routes"
 	"launchdir/site/layout"
@@ -41,6 +44,11 @@ type Site struct {
 	secure    bool
 	sitemaps  bodyCache
 	homeCache bodyCache // the anonymous home page (see homeTTL)
+	facets    struct {
+		mu    sync.Mutex
+		items []db.Category
+		at    time.Time
+	}
 	// people is the accounts layer; nil serves the public pages only.
 	people   People
 	clientIP func(*http.Request) string
