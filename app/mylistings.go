@@ -214,7 +214,10 @@ func (a *App) updateMyListing(ctx context.Context, in *ops.Input) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return a.ownerListing(ctx, a.DB.W, uid, id)
+	// The response is read on the read pool: the commit above is visible to
+	// any read that starts after it, and the single writer is left free for
+	// the next write instead of assembling a dozen tables.
+	return a.ownerListing(ctx, a.DB.R, uid, id)
 }
 
 // applyToSites resolves apply_to: ['all'] or known site keys.

@@ -46,7 +46,7 @@ func (a *App) searchListings(ctx context.Context, in *ops.Input) (any, error) {
 		Domain: normalizeDomain(in.Str("domain")), Upcoming: in.Str("status") == "upcoming",
 		Sort: in.Str("sort"), Offset: off, Limit: lim,
 	}
-	items, total, err := a.DB.SearchListingsTotal(ctx, f)
+	items, total, err := a.DB.CachedSearch(ctx, f)
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +71,8 @@ func (a *App) liveListing(ctx context.Context, slug string) (*db.Listing, error)
 }
 
 func (a *App) getListing(ctx context.Context, in *ops.Input) (any, error) {
-	return a.liveListing(ctx, in.Str("slug"))
+	l, err := a.DB.LiveListing(ctx, in.Str("slug"))
+	return l, notFound(err, "listing "+in.Str("slug"))
 }
 
 func (a *App) getAlternatives(ctx context.Context, in *ops.Input) (any, error) {

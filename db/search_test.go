@@ -132,7 +132,14 @@ func TestSearchTotalBound(t *testing.T) {
 	if _, err := d.W.Exec(`DELETE FROM listings WHERE id = 11`); err != nil {
 		t.Fatal(err)
 	}
-	for st, want := range map[string]int{"live": 10, "scheduled": 1} {
+	// The cached search follows every write.
+	for want := 10; want <= 11; want++ {
+		if _, tot, err := d.CachedSearch(ctx, SearchFilter{Limit: 5}); err != nil || tot != (Total{N: want}) {
+			t.Fatalf("cached search: %+v %v, want %d", tot, err, want)
+		}
+		insert(100+want, 100+want, "delta")
+	}
+	for st, want := range map[string]int{"live": 12, "scheduled": 1} {
 		if n, err := d.StatusCount(ctx, st); err != nil || n != want {
 			t.Fatalf("status %s: %d %v, want %d", st, n, err, want)
 		}

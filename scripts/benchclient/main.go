@@ -23,6 +23,10 @@ func main() {
 	base := flag.String("base", "http://127.0.0.1:8080", "server origin")
 	path := flag.String("db", "", "database file (read to pick inputs)")
 	n := flag.Int("n", 2000, "requests per operation")
+	levels := flag.String("c", "", "concurrency levels of the sweep, e.g. 1,8,32,64 (empty: no sweep)")
+	dur := flag.Duration("d", 4*time.Second, "duration of each sweep cell")
+	key := flag.String("key", "", "API key of demo@launchdir.local for the owner-write workload")
+	label := flag.String("label", "", "N label of the sweep's markdown table")
 	flag.Parse()
 	d, err := db.Open(context.Background(), *path)
 	if err != nil {
@@ -54,6 +58,10 @@ func main() {
 		{"list_founders", func() string { return api + "/founders?page=3" }},
 		{"list_blog_posts", func() string { return api + "/blog" }},
 		{"list_awards", func() string { return api + "/awards" }},
+	}
+	if *levels != "" { // the concurrency sweep prints a markdown table instead
+		markdown(*label, sweep(sweepOps(api, slugs, url.QueryEscape(common[0]), rare, *key), parseLevels(*levels), *dur))
+		return
 	}
 	ops = append(ops, sitePages(*base, slugs, founders, common[0], r)...)
 	fmt.Printf("%-44s %8s %8s %8s\n", "operation", "p50 ms", "p99 ms", "max ms")

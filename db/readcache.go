@@ -1,0 +1,136 @@
+package db
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sync/singleflight"
+	"modernc.org/sqlite"
+)
+
+// The read cache keeps the results of the hottest public reads (a live
+// listing's profile, a search page) until the next write. Every commit of
+// the writer connection bumps a generation number; an entry is served only
+// while the generation it was read under is still current, so a cached
+// result is never older than the last write: no staleness, only less work.
+//
+// The generation is bumped twice per write: by SQLite's commit hook (which
+// catches every write, including statements run outside Tx) and again after
+// Tx's commit has returned. The hook runs just before the commit becomes
+// visible, so a read starting in between could see the old data under the
+// new generation; the second bump retires such an entry.
+//
+// Cached values are shared between requests: callers must not modify them.
+const readCacheMax = 2000 // entries; a listing profile is ~10 KB in memory
+
+type readCache struct {
+	gen    atomic.Uint64
+	mu     sync.Mutex
+	m      map[string]readEntry
+	flight singleflight.Group
+}
+
+type readEntry struct {
+	gen uint64
+	v   any
+}
+
+// Invalidate retires every cached read (after a write outside this process's
+// writer, e.g. a restore).
+func (d *DB) Invalidate() { d.rc.gen.Add(1) }
+
+func (c *readCache) get(key string, gen uint64) (any, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[key]
+	if !ok || e.gen != gen {
+		return nil, false
+	}
+	return e.v, true
+}
+
+func (c *readCache) put(key string, gen uint64, v any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]readEntry{}
+	}
+	if len(c.m) >= readCacheMax {
+		for k, e := range c.m { // drop stale entries, else an arbitrary one
+			if e.gen != gen {
+				delete(c.m, k)
+			}
+		}
+		for k := range c.m {
+			if len(c.m) < readCacheMax {
+				break
+			}
+			delete(c.m, k)
+		}
+	}
+	c.m[key] = readEntry{gen, v}
+}
+
+// memo returns the cached value of key or computes it with fn; concurrent
+// misses of one key in one generation run fn once.
+func memo[T any](ctx context.Context, d *DB, key string, fn func(ctx context.Context) (T, error)) (T, error) {
+	gen := d.rc.gen.Load()
+	if v, ok := d.rc.get(key, gen); ok {
+		return v.(T), nil
+	}
+	v, err, _ := d.rc.flight.Do(strconv.FormatUint(gen, 10)+" "+key, func() (any, error) {
+		v, err := fn(context.WithoutCancel(ctx))
+		if err == nil {
+			d.rc.put(key, gen, v)
+		}
+		return v, err
+	})
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return v.(T), nil
+}
+
+// watchWrites registers the commit hook on the writer's connection.
+func (d *DB) watchWrites(ctx context.Context) error {
+	c, err := d.W.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	return c.Raw(func(dc any) error {
+		h, ok := dc.(sqlite.HookRegisterer)
+		if !ok {
+			return fmt.Errorf("sqlite driver connection %T has no commit hook", dc)
+		}
+		h.RegisterCommitHook(func() int32 { d.rc.gen.Add(1); return 0 })
+		return nil
+	})
+}
+
+// LiveListing is the public profile of the live listing with this slug,
+// from the read cache (shared: do not modify).
+func (d *DB) LiveListing(ctx context.Context, slug string) (*Listing, error) {
+	return memo(ctx, d, "listing "+slug, func(ctx context.Context) (*Listing, error) {
+		return d.GetListingBy(ctx, d.R, "l.slug = ? AND l.status = 'live'", slug)
+	})
+}
+
+type searchResult struct {
+	items []Summary
+	total Total
+}
+
+// CachedSearch is SearchListingsTotal through the read cache (the items are
+// shared: do not modify).
+func (d *DB) CachedSearch(ctx context.Context, f SearchFilter) ([]Summary, Total, error) {
+	r, err := memo(ctx, d, fmt.Sprintf("search %+v", f), func(ctx context.Context) (searchResult, error) {
+		items, t, err := d.SearchListingsTotal(ctx, f)
+		return searchResult{items, t}, err
+	})
+	return r.items, r.total, err
+}
