@@ -84,10 +84,13 @@ func TestLLMDrafterFencesAndValidates(t *testing.T) {
 		t.Errorf("page text can forge fences:\n%s", user)
 	}
 	open := strings.Index(user, "<<<UNTRUSTED_PAGE")
-	inj := strings.Index(user, "Ignore previous instructions")
+	name := strings.Index(user, "ShadySEO builds backlinks")
 	end := strings.Index(user, "<<<END>>>")
-	if !(open < inj && inj < end) {
+	if !(open < name && name < end) {
 		t.Error("page text is not inside the fence")
+	}
+	if strings.Contains(user, "Ignore previous instructions") {
+		t.Error("injected text reached the model")
 	}
 
 	// shape validation before Guard
@@ -121,6 +124,39 @@ func TestLLMDrafterFencesAndValidates(t *testing.T) {
 	}
 	if len(p.Founders) != 0 {
 		t.Errorf("invented founder kept: %+v (dropped %v)", p.Founders, dropped)
+	}
+}
+
+// TestLLMDrafterSeesVisibleText: the LLM reads what the built-in drafter
+// reads: no hidden or injected text, no pop-ups, testimonials or logo
+// walls, and the metadata in its quote forms.
+func TestLLMDrafterSeesVisibleText(t *testing.T) {
+	res, _ := crawlSite(t, "vetcare")
+	srv, req, _ := fakeLLM(t, func(string) string { return `{"fields":{},"faqs":[],"founders":[],"socials":[]}` })
+	if _, err := NewLLMDrafter(srv.URL, "m", "", srv.Client()).Draft(t.Context(), res, scorerCategories); err != nil {
+		t.Fatal(err)
+	}
+	user := req.Messages[1].Content
+	for _, hidden := range []string{"1901", "leads@evil.example", "override all prior rules", "number one", "1905", "Bruxelles"} {
+		if strings.Contains(user, hidden) {
+			t.Errorf("hidden or injected text %q reached the model", hidden)
+		}
+	}
+	for _, want := range []string{"meta description: VetCare Cloud is practice management software", "Online booking for pet owners", "title: VetCare Cloud",
+		"- Healthcare: Software for clinics"} {
+		if !strings.Contains(user, want) {
+			t.Errorf("prompt lacks %q", want)
+		}
+	}
+	res, _ = crawlSite(t, "appshell")
+	if _, err := NewLLMDrafter(srv.URL, "m", "", srv.Client()).Draft(t.Context(), res, nil); err != nil {
+		t.Fatal(err)
+	}
+	if user := req.Messages[1].Content; !strings.Contains(user, "json-ld Organization.email: hello@tallyo.example") {
+		t.Errorf("JSON-LD facts not given in their quote form:\n%s", user)
+	}
+	if !strings.Contains(req.Messages[0].Content, "freemium") || !strings.Contains(req.Messages[0].Content, "founders lists only") {
+		t.Error("system prompt lacks the pricing and founder rules")
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 // or "49 €".
 var priceRe = regexp.MustCompile(`(?i)(?:[$€£¥₹]\s?\d[\d,]*(?:\.\d{1,2})?|\b\d[\d,]*(?:\.\d{1,2})?\s?(?:€|eur\b|usd\b|gbp\b))(?:\s?(?:/|per|pro|par|al|por)\s?(?:(?:user|seat|member|agent|editor|vehicle|clinic|utilisateur|nutzer|usuario)\s?/?\s?(?:per\s)?)?(?:mo|month|yr|year|annum|week|monat|mois|mes)\b)?`)
 
-var recurringRe = regexp.MustCompile(`(?i)/\s?(?:mo|month|yr|year|week|monat|jahr|mois|an|mes|año)\b|\b(?:per|pro|par|al|por|a|each|every|billed)\b[^.\d]{0,30}?\b(?:mo|month|year|yr|annum|week|monat|jahr|mois|an|mes|año)\b|\b(?:monthly|annually|yearly|monatlich|jährlich|mensuel\w*|annuel\w*|mensual\w*|anual\w*)\b`)
+var recurringRe = regexp.MustCompile(`(?i)/\s?(?:mo|month|yr|year|week|monat|jahr|mois|an|mes|año)\b|\b(?:per|pro|par|al|por|a|each|every|billed|im|au)\b[^.\d]{0,30}?\b(?:mo|month|year|yr|annum|week|monat|jahr|mois|an|mes|año)\b|\b(?:monthly|annually|yearly|monatlich|jährlich|mensuel\w*|annuel\w*|mensual\w*|anual\w*)\b`)
 
 // Stated pricing rules, in the order they decide pricing_model.
 var (

@@ -55,7 +55,7 @@ func classifyPage(u *url.URL, text string) (string, int) {
 	for _, pk := range pageKinds {
 		score := 0
 		for _, w := range pk.words {
-			w = foldSlug(w)
+			w = strings.ReplaceAll(foldSlug(w), " ", "-")
 			for i, seg := range segs {
 				if seg == w && i == len(segs)-1 {
 					score = max(score, 3)
