@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -158,6 +159,34 @@ func (s *Site) alternatives(w http.ResponseWriter, r *http.Request, ps httproute
 	d.Pager = newPager(r, d.Page, d.PerPage, d.Total)
 	p := s.page(r, "Alternatives to "+d.L.Name, "Products like "+d.L.Name+": owner-approved alternatives first, then the same category by votes.", d)
 	s.render(w, r, "alternatives", p)
+}
+
+type reviewsData struct {
+	L       *db.Listing
+	Reviews []app.Review
+	Pager   *Pager
+}
+
+// reviews lists all of a listing's reviews, a page at a time.
+func (s *Site) reviews(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	slug := ps.ByName("slug")
+	d := reviewsData{L: &db.Listing{}}
+	if err := s.call(r.Context(), "get_listing", map[string]string{"slug": slug}, d.L); err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	page, err := strconv.Atoi(r.URL.Query().Get("page"))
+	if err != nil || page < 1 {
+		page = 1
+	}
+	list, err := s.people.ListingReviews(r.Context(), slug, page, 24)
+	if err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	d.Reviews, d.Pager = list.Items, newPager(r, page, 24, list.Total)
+	p := s.page(r, "Reviews of "+d.L.Name, "What people say about "+d.L.Name+".", d)
+	s.render(w, r, "reviews", p)
 }
 
 type categoriesData struct {

@@ -91,6 +91,7 @@ func (s *Site) mountPeople(srv *routes.Server) {
 	handle("GET", "/reset/:token", s.resetPage, false)
 	handle("POST", "/reset/:token", s.reset, true)
 	handle("GET", "/following", s.following, false)
+	srv.Handle("GET", "/listings/:slug/reviews", s.pageHandler(s.reviews))
 	handle("GET", "/unsubscribe/:token", s.unsubscribePage, false)
 	handle("POST", "/unsubscribe/:token", s.unsubscribe, false)
 	// Listing actions check the token after sign-in: an anonymous click is

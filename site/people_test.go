@@ -441,6 +441,7 @@ func TestBrowserPeople(t *testing.T) {
 		t.Errorf("after voting: %.300s", txt)
 	}
 	screenshot(t, ctx, "listing-voted")
+	checkAxe(t, ctx, "listing-signed-in")
 	n, rank := weeklyEntry(t, e, slug)
 	if n < 1 {
 		t.Errorf("weekly board: %s has %d votes", slug, n)

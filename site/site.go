@@ -55,9 +55,7 @@ func Mount(srv *routes.Server, a *app.App, people People) (*Site, error) {
 		return nil, err
 	}
 	get := func(path string, h func(http.ResponseWriter, *http.Request, httprouter.Params)) {
-		hh := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			h(w, r, httprouter.ParamsFromContext(r.Context()))
-		})
+		hh := s.pageHandler(h)
 		srv.Handle(http.MethodGet, path, hh)
 		srv.Handle(http.MethodHead, path, hh)
 	}
@@ -105,6 +103,13 @@ func Mount(srv *routes.Server, a *app.App, people People) (*Site, error) {
 		s.notFound(w, r, "There is no page at "+r.URL.Path+".")
 	})
 	return s, nil
+}
+
+// pageHandler adapts an httprouter-style page to http.Handler.
+func (s *Site) pageHandler(h func(http.ResponseWriter, *http.Request, httprouter.Params)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h(w, r, httprouter.ParamsFromContext(r.Context()))
+	})
 }
 
 // isMachinePath keeps problem+json 404s for the API, MCP and OAuth doors.

@@ -48,6 +48,7 @@ func TestPublicSite(t *testing.T) {
 	e := newEnv(t)
 	t.Run("pages", func(t *testing.T) { e.T = t; testPublicPages(t, e) })
 	t.Run("not found", func(t *testing.T) { e.T = t; testNotFoundPages(t, e) })
+	t.Run("forms", func(t *testing.T) { e.T = t; testFormPages(t, e) })
 	t.Run("pagination", func(t *testing.T) { e.T = t; testPagination(t, e) })
 	t.Run("feeds", func(t *testing.T) { e.T = t; testFeedsAndDiscovery(t, e) })
 	t.Run("shared frame", func(t *testing.T) { e.T = t; testSharedFrame(t, e) })
@@ -114,6 +115,7 @@ func testPublicPages(t *testing.T, e *apitest.Env) {
 			"action=\"/listings/" + listing + "/vote\"", "action=\"/listings/" + listing + "/follow\"", "action=\"/listings/" + listing + "/review\"", "Alternatives", "Founders"}},
 		{"/listings/" + unlocked, []string{`<h2 id="story">`, `<h2 id="media">`}},
 		{"/listings/" + listing + "/alternatives", []string{"Alternatives to ", "Compare"}},
+		{"/listings/" + listing + "/reviews", []string{"Reviews of ", "genuine reviews"}},
 		{"/categories", []string{"Categories", "/categories/" + cat.Slug}},
 		{"/categories/" + cat.Slug, []string{cat.Name, "most voted first"}},
 		{"/launches/this", []string{"Launch week of", "/launches/last", "/launches/next", "Any week"}},
@@ -166,11 +168,24 @@ func testPublicPages(t *testing.T, e *apitest.Env) {
 	}
 }
 
+// testFormPages: the account forms carry a token, are never cached and
+// are not indexed.
+func testFormPages(t *testing.T, e *apitest.Env) {
+	for path, want := range map[string]string{"/signin": "/reset", "/signup": `autocomplete="new-password"`, "/reset": "Reset your password"} {
+		r := e.Do("GET", path, nil)
+		body := string(r.Body)
+		if r.Status != 200 || !strings.Contains(body, want) || !strings.Contains(body, `name="csrf" value="`) ||
+			!strings.Contains(body, `<meta name="robots" content="noindex">`) || r.Header.Get("Cache-Control") != "no-store" {
+			t.Errorf("%s: %d cache %q", path, r.Status, r.Header.Get("Cache-Control"))
+		}
+	}
+}
+
 func testNotFoundPages(t *testing.T, e *apitest.Env) {
 	var scheduled string // an upcoming listing's profile opens at launch
 	e.DB.R.QueryRow(`SELECT slug FROM listings WHERE status = 'scheduled' LIMIT 1`).Scan(&scheduled)
 	for _, p := range []string{"/listings/no-such-listing", "/categories/no-such-category", "/founders/nobody-here", "/blog/no-such-post",
-		"/leaderboards/no-such-board", "/launches/2031-01-05", "/nothing-here", "/listings/UPPER", "/listings/" + scheduled, "/listings/no-such-listing/alternatives", "/sitemaps/listings-999.xml",
+		"/leaderboards/no-such-board", "/launches/2031-01-05", "/nothing-here", "/listings/UPPER", "/listings/" + scheduled, "/listings/no-such-listing/alternatives", "/listings/no-such-listing/reviews", "/sitemaps/listings-999.xml",
 		"/sitemaps/other.xml", "/launches/someday", "/compare?a=no-such&b=nope"} {
 		r := e.Do("GET", p, nil)
 		if r.Status != http.StatusNotFound {
