@@ -12,6 +12,7 @@ import (
 
 	"launchdir/crawl"
 	"launchdir/db"
+	"launchdir/ops"
 )
 
 // Crawler reads a product's website (crawl.Crawler in production).
@@ -24,22 +25,45 @@ type DraftConfig struct {
 	Crawler Crawler
 	Drafter crawl.Drafter
 	Workers int
+	// Fairness limits (zero: the defaults below).
+	InFlightPerUser int           // drafts crawling/drafting at once per user
+	PerHourPerUser  int           // drafts submitted per user per rolling hour
+	Budget          time.Duration // wall-clock limit of one draft job
 }
+
+// Fairness defaults: one user cannot starve the others.
+const (
+	DefaultDraftsInFlightPerUser = 5
+	DefaultDraftsPerHourPerUser  = 30
+	DefaultDraftBudget           = 90 * time.Second
+)
 
 // draftJob is one unit of pipeline work: a full crawl+draft, or a
 // regenerate of some fields from the stored pages.
 type draftJob struct {
 	id         string
+	user       int64
 	regenerate []string
 }
 
+// draftPipeline holds one FIFO per user and serves users round-robin, so
+// a user with many queued drafts delays nobody else's. A user also runs on
+// at most runCap workers at once, which keeps a worker free for others.
 type draftPipeline struct {
 	cfg      DraftConfig
-	queue    chan draftJob
 	mu       sync.Mutex
+	pending  map[int64][]draftJob
+	order    []int64 // users with pending jobs, in round-robin order
+	running  map[int64]int
+	runCap   int
+	wake     chan struct{}
 	progress map[string][2]int // draft id -> pages done, planned
 	inFlight map[string]bool   // queued or running, so the sweep skips them
+	submitMu sync.Mutex        // serialises the submission caps' check and insert
 }
+
+// maxQueued bounds the queued jobs; beyond it the sweep re-queues later.
+const maxQueued = 4096
 
 // SetDraftPipeline installs the crawler and drafter (main and tests).
 func (a *App) SetDraftPipeline(c DraftConfig) {
@@ -49,33 +73,95 @@ func (a *App) SetDraftPipeline(c DraftConfig) {
 	if c.Drafter == nil {
 		c.Drafter = crawl.NewBuiltinDrafter()
 	}
-	a.drafts = &draftPipeline{cfg: c, queue: make(chan draftJob, 4096), progress: map[string][2]int{}, inFlight: map[string]bool{}}
+	if c.InFlightPerUser <= 0 {
+		c.InFlightPerUser = DefaultDraftsInFlightPerUser
+	}
+	if c.PerHourPerUser <= 0 {
+		c.PerHourPerUser = DefaultDraftsPerHourPerUser
+	}
+	if c.Budget <= 0 {
+		c.Budget = DefaultDraftBudget
+	}
+	a.drafts = &draftPipeline{cfg: c, pending: map[int64][]draftJob{}, running: map[int64]int{}, runCap: max(1, c.Workers-1),
+		wake: make(chan struct{}, 1), progress: map[string][2]int{}, inFlight: map[string]bool{}}
 }
 
 func (a *App) enqueueDraft(j draftJob) {
 	if a.drafts == nil {
 		return
 	}
-	a.drafts.mu.Lock()
-	defer a.drafts.mu.Unlock()
-	if a.drafts.inFlight[j.id] && len(j.regenerate) == 0 {
+	if j.user == 0 {
+		owner, err := db.Column[int64](context.Background(), a.DB.R, `SELECT user_id FROM drafts WHERE id = ?`, j.id)
+		if err == nil && len(owner) == 1 {
+			j.user = owner[0]
+		}
+	}
+	q := a.drafts
+	q.mu.Lock()
+	if q.inFlight[j.id] && len(j.regenerate) == 0 {
+		q.mu.Unlock()
 		return
 	}
-	select {
-	case a.drafts.queue <- j:
-		a.drafts.inFlight[j.id] = true
-	default:
-		// The queue is full: the job stays in its status and the sweep
-		// (every minute) queues it again, so nothing is lost.
+	queued := 0
+	for _, l := range q.pending {
+		queued += len(l)
+	}
+	if queued >= maxQueued {
+		q.mu.Unlock()
+		// The job stays in its status and the sweep (every minute)
+		// queues it again, so nothing is lost.
 		a.Log.Warn("draft queue full; the sweep will queue it again", "draft", j.id)
+		return
+	}
+	if len(q.pending[j.user]) == 0 {
+		q.order = append(q.order, j.user)
+	}
+	q.pending[j.user] = append(q.pending[j.user], j)
+	q.inFlight[j.id] = true
+	q.mu.Unlock()
+	q.signal()
+}
+
+func (q *draftPipeline) signal() {
+	select {
+	case q.wake <- struct{}{}:
+	default:
 	}
 }
 
-func (a *App) doneDraft(id string) {
-	a.drafts.mu.Lock()
-	delete(a.drafts.inFlight, id)
-	delete(a.drafts.progress, id)
-	a.drafts.mu.Unlock()
+// next takes the first job of the next user in round-robin order whose
+// running jobs are under the cap; that user moves to the back.
+func (q *draftPipeline) next() (draftJob, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for i, u := range q.order {
+		if q.running[u] >= q.runCap {
+			continue
+		}
+		j := q.pending[u][0]
+		q.pending[u] = q.pending[u][1:]
+		q.order = append(q.order[:i:i], q.order[i+1:]...)
+		if len(q.pending[u]) > 0 {
+			q.order = append(q.order, u)
+		} else {
+			delete(q.pending, u)
+		}
+		q.running[u]++
+		return j, true
+	}
+	return draftJob{}, false
+}
+
+func (a *App) doneDraft(j draftJob) {
+	q := a.drafts
+	q.mu.Lock()
+	delete(q.inFlight, j.id)
+	delete(q.progress, j.id)
+	if q.running[j.user]--; q.running[j.user] <= 0 {
+		delete(q.running, j.user)
+	}
+	q.mu.Unlock()
+	q.signal() // a capped user's next job may run now
 }
 
 // SweepDrafts queues drafts left in crawling or drafting that no worker
@@ -95,22 +181,57 @@ func (a *App) runDraftWorkers(ctx context.Context) {
 	if err := a.ResumeDrafts(ctx); err != nil {
 		a.Log.Error("resume drafts", "err", err)
 	}
+	q := a.drafts
 	var wg sync.WaitGroup
-	for i := 0; i < a.drafts.cfg.Workers; i++ {
+	for i := 0; i < q.cfg.Workers; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for {
-				select {
-				case <-ctx.Done():
-					return
-				case j := <-a.drafts.queue:
-					a.safeDraftJob(ctx, j)
+				j, ok := q.next()
+				if !ok {
+					select {
+					case <-ctx.Done():
+						return
+					case <-q.wake:
+					}
+					continue
 				}
+				q.signal() // more work may wait: wake another worker
+				a.safeDraftJob(ctx, j)
 			}
 		}()
 	}
 	wg.Wait()
+}
+
+// checkDraftQuota refuses a new draft with 429 when the user already has
+// InFlightPerUser drafts being read, or submitted PerHourPerUser in the last
+// hour (checked first: it lasts longer). Retry-After says when a slot frees.
+func (a *App) checkDraftQuota(ctx context.Context, user int64) error {
+	c := a.drafts.cfg
+	since := a.Now().UTC().Add(-time.Hour)
+	times, err := db.Column[string](ctx, a.DB.R, `SELECT created_at FROM drafts WHERE user_id = ? AND created_at > ? ORDER BY created_at`,
+		user, since.Format(time.RFC3339Nano))
+	if err != nil {
+		return err
+	}
+	if len(times) >= c.PerHourPerUser {
+		oldest, _ := time.Parse(time.RFC3339Nano, times[0])
+		retry := max(oldest.Add(time.Hour).Sub(a.Now().UTC()), time.Second)
+		return &ops.Error{Code: ops.CodeRateLimited, RetryAfter: retry,
+			Detail: fmt.Sprintf("at most %d drafts per hour; try again in %d seconds", c.PerHourPerUser, int(retry.Seconds()+0.999))}
+	}
+	n, err := db.Column[int](ctx, a.DB.R, `SELECT COUNT(*) FROM drafts WHERE user_id = ? AND status IN ('crawling','drafting')`, user)
+	if err != nil {
+		return err
+	}
+	if len(n) == 1 && n[0] >= c.InFlightPerUser {
+		retry := min(c.Budget, time.Minute)
+		return &ops.Error{Code: ops.CodeRateLimited, RetryAfter: retry,
+			Detail: fmt.Sprintf("you already have %d drafts being read (the limit is %d); wait until one is ready or failed", n[0], c.InFlightPerUser)}
+	}
+	return nil
 }
 
 // ResumeDrafts re-queues everything left in crawling or drafting, e.g. after
@@ -121,7 +242,7 @@ func (a *App) ResumeDrafts(ctx context.Context) error {
 		return err
 	}
 	for _, id := range ids {
-		a.enqueueDraft(draftJob{id: id})
+		a.enqueueDraft(draftJob{id: id}) // the owner is looked up
 	}
 	return nil
 }
@@ -146,7 +267,7 @@ func (a *App) DraftProgress(id string) (done, planned int) {
 // safeDraftJob runs a job; a panic (hostile HTML can reach parser bugs)
 // fails that draft instead of the process.
 func (a *App) safeDraftJob(ctx context.Context, j draftJob) {
-	defer a.doneDraft(j.id)
+	defer a.doneDraft(j)
 	defer func() {
 		if r := recover(); r != nil {
 			a.Log.Error("draft job panic", "draft", j.id, "panic", r, "stack", string(debug.Stack()))
@@ -156,7 +277,20 @@ func (a *App) safeDraftJob(ctx context.Context, j draftJob) {
 	a.runDraftJob(ctx, j)
 }
 
+// runDraftJob crawls and drafts within the per-draft wall-clock budget, so
+// a slow or silent site fails its own draft and frees the worker.
 func (a *App) runDraftJob(ctx context.Context, j draftJob) {
+	jctx, cancel := context.WithTimeout(ctx, a.drafts.cfg.Budget)
+	defer cancel()
+	a.draftJobWithin(ctx, jctx, j)
+	if jctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
+		// Only a draft still in progress fails; one finished in time is kept.
+		a.failDraftIfRunning(ctx, j.id, &crawl.FetchError{Kind: "timeout",
+			Message: fmt.Sprintf("reading the site took longer than %d seconds; check that it answers, then submit again", int(a.drafts.cfg.Budget.Seconds()))})
+	}
+}
+
+func (a *App) draftJobWithin(ctx, jctx context.Context, j draftJob) {
 	r, err := loadDraft(ctx, a.DB.R, j.id)
 	if err != nil {
 		a.Log.Error("draft job", "draft", j.id, "err", err)
@@ -167,7 +301,10 @@ func (a *App) runDraftJob(ctx context.Context, j draftJob) {
 	}
 	pages := r.pages
 	if len(j.regenerate) == 0 || len(pages) == 0 {
-		res, err := a.drafts.cfg.Crawler.Crawl(ctx, r.url, func(done, planned int) { a.setProgress(r.id, done, planned) })
+		res, err := a.drafts.cfg.Crawler.Crawl(jctx, r.url, func(done, planned int) { a.setProgress(r.id, done, planned) })
+		if jctx.Err() != nil {
+			return // over budget (failed by the caller) or shutting down
+		}
 		if err != nil {
 			a.failDraft(ctx, r.id, err)
 			return
@@ -189,7 +326,10 @@ func (a *App) runDraftJob(ctx context.Context, j draftJob) {
 		a.Log.Error("draft categories", "err", err)
 		return
 	}
-	prof, dropped, err := crawl.DraftAndGuard(ctx, a.drafts.cfg.Drafter, res, cats)
+	prof, dropped, err := crawl.DraftAndGuard(jctx, a.drafts.cfg.Drafter, res, cats)
+	if jctx.Err() != nil {
+		return
+	}
 	if err != nil {
 		a.failDraft(ctx, r.id, &crawl.FetchError{Kind: "drafting", Message: "the drafter failed: " + err.Error() + "; retry with regenerate or submit again"})
 		return
@@ -204,6 +344,13 @@ func (a *App) setDraftPages(ctx context.Context, id string, pages []crawl.Page) 
 	_, err := a.DB.W.ExecContext(ctx, `UPDATE drafts SET pages = ?, status = 'drafting', updated_at = ? WHERE id = ? AND status IN ('crawling','drafting')`,
 		db.EncodeJSON(pages), a.Now().UTC().Format(time.RFC3339Nano), id)
 	return err
+}
+
+// failDraftIfRunning fails a draft that is still crawling or drafting.
+func (a *App) failDraftIfRunning(ctx context.Context, id string, err error) {
+	if r, lerr := loadDraft(ctx, a.DB.R, id); lerr == nil && (r.status == draftCrawling || r.status == draftDrafting) {
+		a.failDraft(ctx, id, err)
+	}
 }
 
 // failDraft ends a draft in failed with a reason the user can act on.

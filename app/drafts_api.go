@@ -28,14 +28,20 @@ func (a *App) submitListing(ctx context.Context, in *ops.Input) (any, error) {
 	if a.drafts == nil {
 		return nil, &ops.Error{Code: ops.CodeUnavailable, Detail: "submitting by URL is not enabled on this server"}
 	}
+	a.drafts.submitMu.Lock()
+	if err := a.checkDraftQuota(ctx, in.UserID()); err != nil {
+		a.drafts.submitMu.Unlock()
+		return nil, err
+	}
 	now := a.Now().UTC().Format(time.RFC3339Nano)
 	r := &draftRow{id: newUUID(), owner: in.UserID(), url: u, status: draftCrawling, data: newDraftData(), createdAt: now, updatedAt: now}
 	_, err = a.DB.W.ExecContext(ctx, `INSERT INTO drafts(id, user_id, url, status, data, created_at, updated_at) VALUES(?,?,?,?,?,?,?)`,
 		r.id, r.owner, r.url, r.status, db.EncodeJSON(r.data), now, now)
+	a.drafts.submitMu.Unlock()
 	if err != nil {
 		return nil, err
 	}
-	a.enqueueDraft(draftJob{id: r.id})
+	a.enqueueDraft(draftJob{id: r.id, user: r.owner})
 	if in.Progress != nil {
 		return a.waitWithProgress(ctx, in, r.id)
 	}

@@ -55,7 +55,7 @@ func (a *App) draftOperations() []*ops.Operation {
 		{ID: "submit_listing", Output: ops.Out[Draft](), Location: "/drafts/{id}", Method: "POST", Path: "/drafts", Toolset: "drafts", Scope: ops.ScopeListingsWrite, Idem: true, Status: 201,
 			OpenWorld:   true,
 			Summary:     "Submit a product by its website URL",
-			Description: "Stores a draft (status crawling) and returns at once; the service reads the site (respecting robots.txt) and drafts a profile where every value carries evidence quotes from the site. Poll get_draft until status is ready (or failed, with a reason). Nothing is published or charged.",
+			Description: "Stores a draft (status crawling) and returns at once; the service reads the site (respecting robots.txt) and drafts a profile where every value carries evidence quotes from the site. Poll get_draft until status is ready (or failed, with a reason). Nothing is published or charged. Fair use: at most 5 drafts per user being read at once and 30 per rolling hour; beyond either the answer is 429 rate_limited with Retry-After. Each draft has a 90-second reading budget; a site that does not answer in time fails only its own draft (failure_kind timeout).",
 			Body:        ops.Obj(ops.R("url", ops.Str(2048).Min1().Desc("The product's website (http or https, no credentials)."))),
 			Handler:     a.submitListing},
 		{ID: "list_my_drafts", Output: ops.Out[Page[Draft]](), Method: "GET", Path: "/drafts", Toolset: "drafts", Scope: ops.ScopeAccountRead, Paginated: true,

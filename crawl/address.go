@@ -26,6 +26,9 @@ var (
 	regionRe   = regexp.MustCompile(`^(?:[A-Z]{2,3}|` + usStates + `|` + caProv + `|` + auStates + `)$`)
 )
 
+// addressFormats are the address shapes that alone name their country.
+var addressFormats = map[string]*regexp.Regexp{"US": usAddrRe, "CA": caAddrRe, "AU": auAddrRe}
+
 // regionCode reports a value that is a state/province code, not a city.
 func regionCode(city string) bool {
 	return regionRe.MatchString(strings.TrimSpace(city))

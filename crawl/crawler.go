@@ -52,6 +52,7 @@ type session struct {
 	c                 *Crawler
 	mu                sync.Mutex
 	robotsN, requests int
+	extra             []Page // pages read while planning (a translated homepage)
 }
 
 func (s *session) count(isRobots bool) {
@@ -86,7 +87,8 @@ func (c *Crawler) Crawl(ctx context.Context, startURL string, progress func(done
 	final, _ := url.Parse(home.URL)
 	scope := newSiteScope(final)
 	plan := s.plan(ctx, doc, final, scope)
-	planned := 1 + len(plan)
+	res.Pages = append(res.Pages, s.extra...)
+	planned := len(res.Pages) + len(plan)
 	report := func() {
 		if progress != nil {
 			progress(len(res.Pages), planned)

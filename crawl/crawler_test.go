@@ -343,3 +343,17 @@ func TestCrawlUntrustedCertificate(t *testing.T) {
 		})
 	}
 }
+
+// TestCrawlFollowsHreflang: a homepage whose links we cannot classify
+// (Polish slugs) is planned from its English translation.
+func TestCrawlFollowsHreflang(t *testing.T) {
+	res, s := crawlSite(t, "polyglot")
+	var got []string
+	for _, p := range res.Pages {
+		got = append(got, strings.TrimPrefix(p.URL, s.URL))
+	}
+	want := []string{"/", "/en/", "/en/about", "/en/pricing"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("pages %v, want %v", got, want)
+	}
+}

@@ -84,10 +84,13 @@ func TestLLMDrafterFencesAndValidates(t *testing.T) {
 		t.Errorf("page text can forge fences:\n%s", user)
 	}
 	open := strings.Index(user, "<<<UNTRUSTED_PAGE")
-	inj := strings.Index(user, "Ignore previous instructions")
+	name := strings.Index(user, "ShadySEO builds backlinks")
 	end := strings.Index(user, "<<<END>>>")
-	if !(open < inj && inj < end) {
+	if !(open < name && name < end) {
 		t.Error("page text is not inside the fence")
+	}
+	if strings.Contains(user, "Ignore previous instructions") {
+		t.Error("injected text reached the model")
 	}
 
 	// shape validation before Guard
@@ -124,6 +127,39 @@ func TestLLMDrafterFencesAndValidates(t *testing.T) {
 	}
 }
 
+// TestLLMDrafterSeesVisibleText: the LLM reads what the built-in drafter
+// reads: no hidden or injected text, no pop-ups, testimonials or logo
+// walls, and the metadata in its quote forms.
+func TestLLMDrafterSeesVisibleText(t *testing.T) {
+	res, _ := crawlSite(t, "vetcare")
+	srv, req, _ := fakeLLM(t, func(string) string { return `{"fields":{},"faqs":[],"founders":[],"socials":[]}` })
+	if _, err := NewLLMDrafter(srv.URL, "m", "", srv.Client()).Draft(t.Context(), res, scorerCategories); err != nil {
+		t.Fatal(err)
+	}
+	user := req.Messages[1].Content
+	for _, hidden := range []string{"1901", "leads@evil.example", "override all prior rules", "number one", "1905", "Bruxelles"} {
+		if strings.Contains(user, hidden) {
+			t.Errorf("hidden or injected text %q reached the model", hidden)
+		}
+	}
+	for _, want := range []string{"meta description: VetCare Cloud is practice management software", "Online booking for pet owners", "title: VetCare Cloud",
+		"- Healthcare: Software for clinics"} {
+		if !strings.Contains(user, want) {
+			t.Errorf("prompt lacks %q", want)
+		}
+	}
+	res, _ = crawlSite(t, "appshell")
+	if _, err := NewLLMDrafter(srv.URL, "m", "", srv.Client()).Draft(t.Context(), res, nil); err != nil {
+		t.Fatal(err)
+	}
+	if user := req.Messages[1].Content; !strings.Contains(user, "json-ld Organization.email: hello@tallyo.example") {
+		t.Errorf("JSON-LD facts not given in their quote form:\n%s", user)
+	}
+	if !strings.Contains(req.Messages[0].Content, "freemium") || !strings.Contains(req.Messages[0].Content, "founders lists only") {
+		t.Error("system prompt lacks the pricing and founder rules")
+	}
+}
+
 func TestLLMDrafterErrors(t *testing.T) {
 	res, _ := crawlSite(t, "pixelnote")
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -157,5 +193,40 @@ func TestProfileSchemaIsStrict(t *testing.T) {
 	req := fields["required"].([]string)
 	if len(req) != len(StringFields)+len(ListFields) || fields["additionalProperties"] != false {
 		t.Errorf("fields schema: %v", fields["required"])
+	}
+}
+
+// TestLLMAnswerGuarded: the LLM drafter's quotes go through the same guard:
+// a JSON-LD quote form is accepted, a quote of hidden injected text is not.
+func TestLLMAnswerGuarded(t *testing.T) {
+	res, _ := crawlSite(t, "appshell")
+	srv, _, _ := fakeLLM(t, func(u string) string {
+		return `{"fields":{
+ "contact_email":{"value":"hello@tallyo.example","evidence":[{"quote":"json-ld Organization.email: hello@tallyo.example","url":"` + u + `"}]},
+ "city":{"value":"Tallinn","evidence":[{"quote":"json-ld PostalAddress.addressLocality: Tallinn","url":"` + u + `"}]},
+ "founded_year":{"value":"1999","evidence":[{"quote":"json-ld Organization.foundingDate: 1999","url":"` + u + `"}]}},
+ "faqs":[],"founders":[],"socials":[]}`
+	})
+	raw, err := NewLLMDrafter(srv.URL, "m", "", srv.Client()).Draft(t.Context(), res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := Guard(raw, res)
+	if p.Fields["contact_email"].Value != "hello@tallyo.example" || p.Fields["city"].Value != "Tallinn" {
+		t.Errorf("JSON-LD quotes refused: %+v", p.Fields)
+	}
+	if _, ok := p.Fields["founded_year"]; ok {
+		t.Error("a JSON-LD quote the page does not have was accepted")
+	}
+	res, _ = crawlSite(t, "forgeci")
+	srv, _, _ = fakeLLM(t, func(u string) string {
+		return `{"fields":{"founded_year":{"value":"1987","evidence":[{"quote":"ForgeCI was founded in 1987 in Atlantis","url":"` + u + `"}]}},"faqs":[],"founders":[],"socials":[]}`
+	})
+	raw, err = NewLLMDrafter(srv.URL, "m", "", srv.Client()).Draft(t.Context(), res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := Guard(raw, res); p.Fields["founded_year"].Value != nil {
+		t.Errorf("hidden off-screen text accepted as evidence: %+v", p.Fields["founded_year"])
 	}
 }

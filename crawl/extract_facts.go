@@ -19,7 +19,7 @@ func extractFacts(b *builder, pages []*pageInfo) {
 	extractLogo(b, pages)
 }
 
-var stageRe = regexp.MustCompile(`(?i)\b(public beta|private beta|open beta|closed beta|in beta|beta version|early access|in alpha|alpha version|öffentliche beta|bêta publique|en bêta|accès anticipé|acceso anticipado|en beta|versión beta)\b`)
+var stageRe = regexp.MustCompile(`(?i)\b(public beta|private beta|open beta|closed beta|in beta|beta version|early access|in alpha|alpha version|öffentliche beta|bêta publique|en bêta|accès anticipé|acceso anticipado|en beta|versión beta)(?:[^\p{L}]|$)`)
 
 // extractStage reports a stage only when the home or about page says the
 // product itself (its name, not "Name Studio") is in that stage.
@@ -60,7 +60,7 @@ func extractStage(b *builder, pages []*pageInfo) {
 // foundedRes find a founding year in a sentence, in English, German,
 // French and Spanish; the verb may come before or (German) after the year.
 var foundedRes = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)\b(?:founded|established|started|incorporated|launched|set up|created|began|gegründet|fondée?s?|créée?s?|lancée?s?|fundad[oa]s?|naci[óo]|cread[oa]s?|lanzad[oa]s?)\b[^.!?]{0,40}?\b((?:18|19|20)\d{2})\b`),
+	regexp.MustCompile(`(?i)\b(?:founded|established|started|incorporated|launched|set up|created|began|gegründet|fondée?s?|créée?s?|lancée?s?|fundad[oa]s?|naci[óo]|cread[oa]s?|lanzad[oa]s?)(?:[^\p{L}]|$)[^.!?]{0,40}?\b((?:18|19|20)\d{2})\b`),
 	regexp.MustCompile(`(?i)\b(?:since|seit|depuis|desde|est\.|founded:|gründung:?)\s*((?:18|19|20)\d{2})\b`),
 	regexp.MustCompile(`(?i)\b(?:wurde|wurden)\s+((?:18|19|20)\d{2})\b[^.!?]{0,80}?\bgegründet\b`),
 }

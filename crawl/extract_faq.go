@@ -7,14 +7,14 @@ import (
 	"github.com/PuerkitoBio/goquery"
 )
 
-var faqHeading = regexp.MustCompile(`(?i)\bfaqs?\b|frequently asked|^questions\b|common questions`)
+var faqHeading = regexp.MustCompile(`(?i)\bfaqs?\b|frequently asked|^questions\b|common questions|questions (?:&|and) answers|^q ?& ?a\b|häufige fragen|^fragen\b|questions fréquentes|preguntas frecuentes|^preguntas\b|veelgestelde vragen|domande frequenti`)
 
 // extractFAQs reads FAQPage structured data, <details>/<summary>, <dl>
 // lists and questions written as headings under an FAQ heading.
 func extractFAQs(pages []*pageInfo) []FAQ {
 	var out []FAQ
 	seen := map[string]bool{}
-	add := func(pi *pageInfo, q, a string) {
+	add := func(pi *pageInfo, q, a string, evs ...Evidence) {
 		q, a = flat(q), flat(a)
 		key := foldText(q)
 		if q == "" || a == "" || seen[key] || len(out) >= MaxFAQs || runeLen(q) > MaxStringLen || looksLikeInjection(q+" "+a) {
@@ -22,18 +22,24 @@ func extractFAQs(pages []*pageInfo) []FAQ {
 		}
 		seen[key] = true
 		a = truncateRunes(a, MaxFAQAnswerLen)
-		out = append(out, FAQ{Question: q, Answer: a, Evidence: []Evidence{ev(pi, q), ev(pi, a)}})
+		if len(evs) == 0 {
+			evs = []Evidence{ev(pi, q), ev(pi, a)}
+		}
+		out = append(out, FAQ{Question: q, Answer: a, Evidence: evs})
 	}
 	for _, pi := range byKind(pages, "faq", "home", "pricing") {
 		faqFromDetails(pi, add)
 		faqFromDL(pi, add)
 		faqFromHeadings(pi, add)
+		if pi.kind == "faq" {
+			faqFromQuestions(pi, add)
+		}
 		faqFromLD(pi, add)
 	}
 	return out
 }
 
-type faqAdder func(pi *pageInfo, q, a string)
+type faqAdder func(pi *pageInfo, q, a string, evs ...Evidence)
 
 func faqFromDetails(pi *pageInfo, add faqAdder) {
 	pi.doc.Find("details").Each(func(_ int, d *goquery.Selection) {
@@ -91,6 +97,31 @@ func faqFromHeadings(pi *pageInfo, add faqAdder) {
 	})
 }
 
+// faqFromQuestions reads any question/answer shape on an FAQ page: a
+// short block ending in "?" (heading, paragraph, bold text, button)
+// followed by the block that answers it.
+func faqFromQuestions(pi *pageInfo, add faqAdder) {
+	pi.doc.Find("h2,h3,h4,h5,h6,p,button,div,span,strong,b").Each(func(_ int, q *goquery.Selection) {
+		text := flat(selText(q))
+		if !strings.HasSuffix(text, "?") || runeLen(text) > 200 || len(strings.Fields(text)) < 2 {
+			return
+		}
+		// Use the outermost element holding exactly this text.
+		for p := q.Parent(); p.Length() > 0 && flat(selText(p)) == text; p = p.Parent() {
+			q = p
+		}
+		ans := q.Next()
+		if ans.Length() == 0 || headingLevel(ans.Get(0)) > 0 {
+			return
+		}
+		a := flat(selText(ans))
+		if a == "" || strings.HasSuffix(a, "?") || len(strings.Fields(a)) < 2 {
+			return
+		}
+		add(pi, text, a)
+	})
+}
+
 // faqFromLD reads schema.org FAQPage Question/acceptedAnswer pairs.
 func faqFromLD(pi *pageInfo, add faqAdder) {
 	for _, n := range pi.ld {
@@ -105,8 +136,18 @@ func faqFromLD(pi *pageInfo, add faqAdder) {
 		if strings.Contains(a, "<") {
 			a = visibleTextOfFragment(a)
 		}
-		add(pi, ldString(n, "name"), a)
+		addLD(pi, ldString(n, "name"), a, add)
 	}
+}
+
+// addLD adds a JSON-LD question: quoted from the visible page when it is
+// there, else in the json-ld quote form.
+func addLD(pi *pageInfo, q, a string, add faqAdder) {
+	if findLine(pi, q) != "" && findLine(pi, a) != "" {
+		add(pi, q, a)
+		return
+	}
+	add(pi, q, a, ldEv(pi, "Question", "name", q), ldEv(pi, "Answer", "text", a))
 }
 
 // visibleTextOfFragment strips markup from an HTML snippet.

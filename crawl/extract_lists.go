@@ -9,17 +9,44 @@ import (
 )
 
 var (
-	featuresHeading = regexp.MustCompile(`(?i)^(?:key |main |core |all |our )?features\b|^what you get\b|^capabilities\b|^everything you need\b|^how it works\b`)
-	uspHeading      = regexp.MustCompile(`(?i)^why\b|\bbenefits\b|\badvantages\b|^reasons to\b|\bwhat makes\b`)
+	featuresHeading = regexp.MustCompile(`(?i)^(?:key |main |core |all |our )?features\b|^what you get\b|^capabilities\b|^everything you need\b|^how it works\b|^specs\b|^(?:alle |unsere )?funktionen\b|^leistungen\b|^fonctionnalités\b|^(?:nos |les )?fonctionnalit|^funciones\b|^funcionalidades\b|^características\b`)
+	uspHeading      = regexp.MustCompile(`(?i)^why\b|\bbenefits\b|\badvantages\b|^reasons to\b|\bwhat makes\b|^warum\b|^vorteile\b|^ihre vorteile\b|^pourquoi\b|^avantages\b|^(?:por qué|porqué)|^ventajas\b|^beneficios\b`)
 )
 
 func extractLists(b *builder, pages []*pageInfo) {
 	ordered := byKind(pages, "home", "features")
 	items, evs := collectUnderHeadings(ordered, featuresHeading)
+	if len(items) == 0 {
+		items, evs = featureListLD(pages)
+	}
 	b.setList("features", items, evs)
 	items, evs = collectUnderHeadings(ordered, uspHeading)
 	b.setList("usps", items, evs)
 	extractKeywords(b, pages[0])
+}
+
+// featureListLD reads schema.org featureList (an array, or one string
+// separated by commas or new lines).
+func featureListLD(pages []*pageInfo) ([]string, []Evidence) {
+	for _, pi := range pages {
+		for _, n := range pi.ld {
+			raw := ldList(n, "featureList")
+			if len(raw) == 1 {
+				raw = strings.FieldsFunc(raw[0], func(r rune) bool { return r == ',' || r == '\n' })
+			}
+			var items []string
+			var evs []Evidence
+			for _, it := range raw {
+				if it = strings.TrimSpace(it); it != "" && runeLen(it) <= MaxItemLen && !looksLikeInjection(it) {
+					items, evs = append(items, it), append(evs, ldEv(pi, ldType(n), "featureList", it))
+				}
+			}
+			if len(items) > 0 {
+				return items, evs
+			}
+		}
+	}
+	return nil, nil
 }
 
 // listItem is one bullet and the visible text that proves it.

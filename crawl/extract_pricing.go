@@ -10,9 +10,17 @@ import (
 
 // priceRe matches a quoted price such as "$29/month", "€9 per user/month"
 // or "49 €".
-var priceRe = regexp.MustCompile(`(?i)(?:[$€£¥₹]\s?\d[\d,]*(?:\.\d{1,2})?|\b\d[\d,]*(?:\.\d{1,2})?\s?(?:€|eur\b|usd\b|gbp\b))(?:\s?(?:/|per)\s?(?:(?:user|seat|member)\s?/?\s?)?(?:mo|month|yr|year|annum|week)\b)?`)
+var priceRe = regexp.MustCompile(`(?i)(?:[$€£¥₹]\s?\d[\d,]*(?:\.\d{1,2})?|\b\d[\d,]*(?:\.\d{1,2})?\s?(?:€|eur\b|usd\b|gbp\b))(?:\s?(?:/|per|pro|par|al|por)\s?(?:(?:user|seat|member|agent|editor|vehicle|clinic|utilisateur|nutzer|usuario)\s?/?\s?(?:per\s)?)?(?:mo|month|yr|year|annum|week|monat|mois|mes)\b)?`)
 
-var recurringRe = regexp.MustCompile(`(?i)(?:/|per)\s?(?:(?:user|seat|member)\s?/?\s?)?(?:mo|month|yr|year|annum|week)\b`)
+var recurringRe = regexp.MustCompile(`(?i)/\s?(?:mo|month|yr|year|week|monat|jahr|mois|an|mes|año)\b|\b(?:per|pro|par|al|por|a|each|every|billed|im|au)\b[^.\d]{0,30}?\b(?:mo|month|year|yr|annum|week|monat|jahr|mois|an|mes|año)\b|\b(?:monthly|annually|yearly|monatlich|jährlich|mensuel\w*|annuel\w*|mensual\w*|anual\w*)\b`)
+
+// Stated pricing rules, in the order they decide pricing_model.
+var (
+	usageRe    = regexp.MustCompile(`(?i)\busage[- ]based\b|\bpay[- ]as[- ]you[- ]go\b|\bpay (?:only )?(?:per|for what you)\b|\bper (?:million|thousand|1,000|1\.000|request|call|api call|lesson|session|transaction|booking|gb|minute)\b|\bnutzungsbasiert\w*|\bpaiement à l'usage\b|\bpago por uso(?:[^\p{L}]|$)`)
+	oneTimeRe  = regexp.MustCompile(`(?i)\bone[- ]time (?:purchase|payment|fee|price|licen[cs]e)\b|\blifetime (?:deal|licen[cs]e|access)\b|\bpay once\b|\bbuy once\b|\beinmalig\w*|\bpaiement unique\b|\bachat unique\b|\bpago único(?:[^\p{L}]|$)`)
+	openSrcRe  = regexp.MustCompile(`(?i)\bopen[- ]source\b|\bquelloffen\b|\bcode source ouvert\b|\bcódigo abierto\b`)
+	freeWordRe = regexp.MustCompile(`(?i)^(?:free|kostenlos|gratis|gratuit|gratuito|gratuite|free forever)\b|\b(?:free forever|free for up to|kostenlos|gratuit)\b`)
+)
 
 var numberRe = regexp.MustCompile(`\d[\d,]*(?:\.\d+)?`)
 
@@ -30,8 +38,11 @@ func priceAmount(price string) float64 {
 }
 
 // extractPricing sets pricing_summary from plan cards or pricing tables, and
-// pricing_model only when the plans (or a sentence) say so.
+// pricing_model only by a stated rule: usage-based or one-time wording, a
+// free plan next to a paid one (freemium), recurring prices (subscription),
+// JSON-LD offers, and for sites without prices open source or free.
 func extractPricing(b *builder, pages []*pageInfo) {
+	statedModel(b, pages)
 	for _, pi := range byKind(pages, "pricing", "home") {
 		if pi.kind != "pricing" && pi.kind != "home" {
 			continue
@@ -52,7 +63,81 @@ func extractPricing(b *builder, pages []*pageInfo) {
 		setPricingModel(b, plans)
 		return
 	}
+	offersModel(b, pages)
+	recurringSentence(b, pages)
 	extractFreeModel(b, pages)
+}
+
+// statedModel applies the wording rules (usage-based, one-time) on the
+// pricing and home pages.
+func statedModel(b *builder, pages []*pageInfo) {
+	for _, rule := range []struct {
+		re    *regexp.Regexp
+		model string
+	}{{usageRe, "usage_based"}, {oneTimeRe, "one_time"}} {
+		for _, pi := range byKind(pages, "pricing", "home") {
+			if pi.kind != "pricing" && pi.kind != "home" {
+				continue
+			}
+			for _, line := range pi.lines {
+				if loc := rule.re.FindStringIndex(line); loc != nil && !isBoilerplate(line) {
+					b.setString("pricing_model", rule.model, ev(pi, sentenceAt(line, loc[0], loc[1])))
+					return
+				}
+			}
+		}
+	}
+}
+
+// offersModel reads schema.org Offers: a zero price next to a positive one
+// is freemium.
+func offersModel(b *builder, pages []*pageInfo) {
+	for _, pi := range pages {
+		var free, paid *Evidence
+		for _, n := range pi.ld {
+			if !ldHasType(n, "Offer") {
+				continue
+			}
+			pr := ldString(n, "price")
+			f, err := strconv.ParseFloat(strings.ReplaceAll(pr, ",", "."), 64)
+			if err != nil {
+				continue
+			}
+			e := ldEv(pi, ldType(n), "price", pr)
+			if f == 0 && free == nil {
+				free = &e
+				if nm := ldString(n, "name"); nm != "" {
+					e2 := ldEv(pi, ldType(n), "name", nm)
+					free = &e2
+				}
+			}
+			if f > 0 && paid == nil {
+				paid = &e
+			}
+		}
+		if free != nil && paid != nil {
+			b.setString("pricing_model", "freemium", *free, *paid)
+			return
+		}
+	}
+}
+
+// recurringSentence: a pricing page that states one recurring price in a
+// sentence ("£30 per vehicle per month") is a subscription.
+func recurringSentence(b *builder, pages []*pageInfo) {
+	for _, pi := range pages {
+		if pi.kind != "pricing" {
+			continue
+		}
+		for _, line := range pi.lines {
+			for _, sent := range splitSentences(line) {
+				if priceRe.MatchString(sent) && recurringRe.MatchString(sent) && priceAmount(priceRe.FindString(sent)) > 0 {
+					b.setString("pricing_model", "subscription", ev(pi, sent))
+					return
+				}
+			}
+		}
+	}
 }
 
 func setPricingModel(b *builder, plans []plan) {
@@ -66,7 +151,7 @@ func setPricingModel(b *builder, plans []plan) {
 		if p.amount > 0 && paid == nil {
 			paid = p
 		}
-		if p.amount > 0 && recurringRe.MatchString(p.price) {
+		if p.amount > 0 && recurringRe.MatchString(p.quote) {
 			recurring = true
 		}
 	}
@@ -78,14 +163,22 @@ func setPricingModel(b *builder, plans []plan) {
 	}
 }
 
-var freeRe = regexp.MustCompile(`(?i)\b(?:is (?:completely |totally |100% )?free|free forever|free to use|completely free|free and open[- ]source)\b`)
+var freeRe = regexp.MustCompile(`(?i)\b(?:is (?:completely |totally |100% )?free|free forever|free to use|completely free|free and open[- ]source|an? (?:completely |totally )?free (?:app|tool|service|plugin|extension|game))\b`)
 
-// extractFreeModel marks a product "free" only on an explicit statement and
-// when no page shows a price.
+// extractFreeModel marks a product open source or free only on an explicit
+// statement and when no page shows a price.
 func extractFreeModel(b *builder, pages []*pageInfo) {
 	for _, pi := range pages {
-		if priceRe.MatchString(pi.page.Text) {
+		if priceRe.MatchString(strings.Join(pi.lines, "\n")) {
 			return
+		}
+	}
+	for _, pi := range byKind(pages, "pricing", "home", "faq") {
+		for _, line := range pi.lines {
+			if loc := openSrcRe.FindStringIndex(line); loc != nil && !isBoilerplate(line) {
+				b.setString("pricing_model", "open_source", ev(pi, sentenceAt(line, loc[0], loc[1])))
+				return
+			}
 		}
 	}
 	for _, pi := range byKind(pages, "pricing", "home", "faq") {
@@ -98,7 +191,7 @@ func extractFreeModel(b *builder, pages []*pageInfo) {
 	}
 }
 
-var planClass = `[class*=plan],[class*=tier],[class*=pricing-card],[class*=price-card],[class*=package]`
+var planClass = `[class*=plan],[class*=tier],[class*=pricing-card],[class*=price-card],[class*=package],[class*=tarif],[class*=paket],[class*=offre],[class*=product]`
 
 // findPlans reads plan cards (one heading + a price) or table rows.
 func findPlans(pi *pageInfo) []plan {
@@ -112,6 +205,13 @@ func findPlans(pi *pageInfo) []plan {
 		text := flat(selText(card))
 		price := priceRe.FindString(text)
 		name := flat(selText(heads))
+		if price == "" {
+			// A free plan often names no amount: "Kostenlos", "Free for up to 3".
+			body := strings.TrimSpace(strings.TrimPrefix(text, name))
+			if m := freeWordRe.FindString(body); m != "" && !strings.Contains(strings.ToLower(body), "trial") {
+				price = strings.TrimSpace(m)
+			}
+		}
 		if price == "" || name == "" || seen[name] || runeLen(name) > 60 {
 			return
 		}

@@ -77,7 +77,7 @@ func teamCards(pi *pageInfo, add func(Founder)) {
 
 // teamList reads "<li><strong>Name</strong> — Role</li>" style entries.
 func teamList(pi *pageInfo, add func(Founder)) {
-	pi.doc.Find("li,p").Each(func(_ int, li *goquery.Selection) {
+	pi.doc.Find("li,p,figcaption,div").Each(func(_ int, li *goquery.Selection) {
 		strong := li.ChildrenFiltered("strong,b").First()
 		if strong.Length() == 0 {
 			return
@@ -88,8 +88,8 @@ func teamList(pi *pageInfo, add func(Founder)) {
 			return
 		}
 		rest := strings.TrimPrefix(line, name)
-		if !roleSep.MatchString(rest) {
-			return
+		if !roleSep.MatchString(rest) && goquery.NodeName(strong.Next()) != "br" {
+			return // "Name — Role", or "Name<br>Role" (figure captions)
 		}
 		role := strings.TrimSpace(roleSep.ReplaceAllString(rest, ""))
 		if role == "" || runeLen(role) > 80 || !roleWords.MatchString(role) {

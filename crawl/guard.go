@@ -326,6 +326,10 @@ func mentionsCountry(q, code string) bool {
 	if regexp.MustCompile(`\b` + code + `\b`).MatchString(q) {
 		return true
 	}
+	// A postal address format states its country: "Boulder, CO 80302".
+	if re, ok := addressFormats[code]; ok && re.MatchString(q) {
+		return true
+	}
 	fq := foldText(q)
 	for _, name := range countryNames(code) {
 		if regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`).MatchString(fq) {
@@ -357,12 +361,13 @@ func stageSupported(val, q string) bool {
 
 var priceTokenRe = regexp.MustCompile(`(?i)[$€£¥₹]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?(?:€|eur\b|usd\b|gbp\b)`)
 
-var modelCues = map[string][]string{
-	"free":         {"free"},
-	"subscription": {"/mo", "month", "year", "annual", "subscription", "/yr", "weekly"},
-	"one_time":     {"one-time", "one time", "lifetime", "once"},
-	"usage_based":  {"usage", "pay as you go", "per request", "per call"},
-	"open_source":  {"open source", "open-source"},
+// modelRules: the same stated rules the built-in drafter applies.
+var modelRules = map[string]*regexp.Regexp{
+	"usage_based":  usageRe,
+	"one_time":     oneTimeRe,
+	"open_source":  openSrcRe,
+	"subscription": regexp.MustCompile(`(?i)subscription|abonnement|suscripci|` + recurringRe.String()[4:]),
+	"free":         regexp.MustCompile(`(?i)\bfree\b|kostenlos|gratuit|gratis`),
 }
 
 // unionSupports checks pricing fields against all their quotes together,
@@ -387,20 +392,15 @@ func unionSupports(key, val string, evs []Evidence) bool {
 	}
 	model := strings.ToLower(val)
 	if model == "freemium" {
-		hasFree := strings.Contains(all, "free") || strings.Contains(all, "freemium") || regexp.MustCompile(`[$€£¥₹]0\b`).MatchString(all)
-		hasPaid := regexp.MustCompile(`[$€£¥₹][1-9]|[1-9]\d*(?:€|eur|usd|gbp)`).MatchString(all)
+		hasFree := regexp.MustCompile(`free|kostenlos|gratis|gratuit|[$€£¥₹]0\b|(?:^|[^\d,.])0(?:[.,]00)?€|price:0\b`).MatchString(all)
+		hasPaid := regexp.MustCompile(`[$€£¥₹][1-9]|[1-9][\d,.]*(?:€|eur|usd|gbp)|price:[1-9]`).MatchString(all)
 		return strings.Contains(all, "freemium") || (hasFree && hasPaid)
 	}
-	cues, ok := modelCues[model]
+	re, ok := modelRules[model]
 	if !ok {
-		cues = []string{model}
+		return strings.Contains(all, model)
 	}
-	for _, c := range cues {
-		if strings.Contains(all, strings.ReplaceAll(c, " ", "")) {
-			return true
-		}
-	}
-	return false
+	return re.MatchString(strings.Join(qs, " \n "))
 }
 
 // checkList drops unsupported, empty, over-long and duplicate items.
@@ -482,18 +482,31 @@ func (g *guard) checkSocial(platform string, v Value) (Value, bool) {
 	return Value{Value: u.String(), Evidence: kept}, true
 }
 
-// checkFAQ keeps a question and answer that both appear on a cited page.
+// checkFAQ keeps a question and answer that both appear on a cited page:
+// in its visible text, or in the page's JSON-LD when quoted in that form.
 func (g *guard) checkFAQ(f FAQ) (FAQ, bool) {
 	f.Question, f.Answer = strings.TrimSpace(f.Question), strings.TrimSpace(f.Answer)
 	if f.Question == "" || f.Answer == "" || runeLen(f.Question) > MaxStringLen || runeLen(f.Answer) > MaxFAQAnswerLen {
 		return FAQ{}, false
 	}
+	if looksLikeInjection(f.Question + " " + f.Answer) {
+		return FAQ{}, false
+	}
 	evs := g.validEvidence(f.Evidence, false)
-	for _, e := range evs {
-		if p := g.proof(e.URL); p.hasQuote(f.Question) && p.hasQuote(f.Answer) && !looksLikeInjection(f.Question+" "+f.Answer) {
-			f.Evidence = evs
-			return f, true
+	stated := func(s string) bool {
+		for _, e := range evs {
+			if g.proof(e.URL).hasQuote(s) {
+				return true
+			}
+			if kind, _, ok := metaQuote(e.Quote); ok && kind == "json-ld" && foldText(metaValue(e.Quote)) == foldText(s) {
+				return true
+			}
 		}
+		return false
+	}
+	if len(evs) > 0 && stated(f.Question) && stated(f.Answer) {
+		f.Evidence = evs
+		return f, true
 	}
 	return FAQ{}, false
 }

@@ -1,6 +1,7 @@
 package crawl
 
 import (
+	"bytes"
 	"context"
 	"net/url"
 	"path"
@@ -55,7 +56,7 @@ func classifyPage(u *url.URL, text string) (string, int) {
 	for _, pk := range pageKinds {
 		score := 0
 		for _, w := range pk.words {
-			w = foldSlug(w)
+			w = strings.ReplaceAll(foldSlug(w), " ", "-")
 			for i, seg := range segs {
 				if seg == w && i == len(segs)-1 {
 					score = max(score, 3)
@@ -131,7 +132,56 @@ func (s *session) plan(ctx context.Context, doc *goquery.Document, home *url.URL
 	for _, u := range s.sitemapURLs(ctx, home, scope) {
 		add(u, "", false)
 	}
-	return pickPerKind(cands, s.c.opts.MaxPages-1)
+	// A homepage in a language we cannot read names its translations with
+	// hreflang: read one (English first) and plan from its links too.
+	if !hasKind(cands, "about") || !hasKind(cands, "pricing") {
+		if alt := hreflangAlternate(doc, home, scope); alt != nil && !seen[pageKey(alt)] {
+			seen[pageKey(alt)] = true
+			if p := s.fetchSubpage(ctx, alt, scope); p != nil {
+				s.extra = append(s.extra, *p)
+				if altDoc, err := goquery.NewDocumentFromReader(bytes.NewReader(p.HTML)); err == nil {
+					base, _ := url.Parse(p.URL)
+					altDoc.Find("a[href]").Each(func(_ int, a *goquery.Selection) {
+						if u := resolveLink(base, a.AttrOr("href", "")); u != nil {
+							add(u, a.Text(), false)
+						}
+					})
+				}
+			}
+		}
+	}
+	return pickPerKind(cands, s.c.opts.MaxPages-1-len(s.extra))
+}
+
+func hasKind(cands []candidate, kind string) bool {
+	for _, c := range cands {
+		if c.kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// hreflangAlternate picks a same-site translation of the homepage:
+// English, then x-default, German, French, Spanish.
+func hreflangAlternate(doc *goquery.Document, home *url.URL, scope *siteScope) *url.URL {
+	alts := map[string]*url.URL{}
+	doc.Find(`link[rel~="alternate"][hreflang][href]`).Each(func(_ int, l *goquery.Selection) {
+		lang := strings.ToLower(l.AttrOr("hreflang", ""))
+		if i := strings.IndexByte(lang, '-'); i > 0 && lang != "x-default" {
+			lang = lang[:i]
+		}
+		u := resolveLink(home, l.AttrOr("href", ""))
+		if u != nil && scope.contains(u) && pageKey(normalizeURL(u)) != pageKey(home) && alts[lang] == nil {
+			alts[lang] = normalizeURL(u)
+		}
+	})
+	for _, lang := range []string{"en", "x-default", "de", "fr", "es"} {
+		if u := alts[lang]; u != nil {
+			return u
+		}
+	}
+	return nil
 }
 
 func pickPerKind(cands []candidate, limit int) []*url.URL {

@@ -36,7 +36,7 @@ func newAreaEnvWith(t *testing.T, o apitest.Options) *areaEnv {
 	if _, err := payments.Setup(e.App, e.Routes, payments.Config{Provider: "test"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := site.Mount(e.Routes, e.App, nil); err != nil {
+	if _, err := site.Mount(e.Routes, e.App, e.App); err != nil { // as server.go mounts it
 		t.Fatal(err)
 	}
 	ae := &areaEnv{Env: e}
@@ -146,7 +146,8 @@ func TestAdminPagesAreNotFoundForEveryoneElse(t *testing.T) {
 	for _, path := range adminGETs {
 		pg := admin.get(path)
 		if pg.status != 200 || !strings.Contains(pg.body, `<nav aria-label="Admin">`) || pg.header.Get("Cache-Control") != "no-store" ||
-			!strings.Contains(pg.body, `name="robots" content="noindex`) {
+			!strings.Contains(pg.body, `name="robots" content="noindex`) || !strings.Contains(pg.body, `action="/signout"`) ||
+			!strings.Contains(pg.body, `<a href="/me/listings">Your listings</a> <a href="/admin">Admin</a>`) {
 			t.Errorf("admin GET %s: %d %s", path, pg.status, pg.header.Get("Cache-Control"))
 		}
 	}

@@ -162,11 +162,14 @@ func (s *Site) renderArea(w http.ResponseWriter, r *http.Request, name, title st
 	if d := r.URL.Query().Get("done"); d != "" && errMsg == "" {
 		p.Done = doneMessages[d]
 	}
-	var content, buf bytes.Buffer
+	var content, account, buf bytes.Buffer
 	err := s.area.pages[name].ExecuteTemplate(&content, "content", p)
+	if err == nil { // the header's signed-in person, as on every site page
+		err = s.area.pages[name].ExecuteTemplate(&account, "account", s.page(r, title, "", nil))
+	}
 	if err == nil {
 		err = layout.Render(&buf, &layout.Head{Title: title, Site: s.App.Cfg.SiteName, NoIndex: true, NoReferrer: true,
-			Body: template.HTML(content.String())})
+			Account: template.HTML(account.String()), Body: template.HTML(content.String())})
 	}
 	if err != nil {
 		s.App.Log.Error("render area page", "page", name, "err", err)

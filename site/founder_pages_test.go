@@ -16,8 +16,8 @@ var secretRe = regexp.MustCompile(`<code id="secret">(ldk_[a-z0-9]+)</code>`)
 // once; revoking it there stops it.
 func TestFounderCreatesAKeyAndUsesItAgainstTheAPI(t *testing.T) {
 	e := newAreaEnv(t)
-	if pg := e.as(0).get("/me/keys"); pg.status != 401 || !strings.Contains(pg.body, "Sign in") {
-		t.Fatalf("anonymous: %d", pg.status)
+	if pg := e.as(0).get("/me/keys"); pg.status != 303 || pg.loc != "/signin?next=%2Fme%2Fkeys" {
+		t.Fatalf("anonymous: %d %s", pg.status, pg.loc)
 	}
 	owner := e.as(1)
 	pg := owner.get("/me/keys")
