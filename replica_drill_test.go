@@ -221,3 +221,33 @@ func TestPointInTimeRestore(t *testing.T) {
 		t.Error("bad -at accepted")
 	}
 }
+
+// TestRestoreIfMissing is the replaced-VM start: the database file is gone,
+// the server restores it from the replica before serving.
+func TestRestoreIfMissing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replica drill")
+	}
+	path, bearer := crashDB(t)
+	rep := "file://" + t.TempDir()
+	args := []string{"-db", path, "-demo=false", "-rate", "0", "-replicate", rep, "-replicate-sync-interval", "100ms", "-restore-if-missing"}
+	c := startChild(t, args...)
+	if !postUpdate(t, c, bearer, "survives the VM") {
+		t.Fatal("write")
+	}
+	waitInSync(t, c, time.Now())
+	c.kill()
+	loseDatabase(t, path)
+	c = startChild(t, args...)
+	if code, body := get(t, c.base, "/api/v1/me/listings/1", bearer); code != 200 || !strings.Contains(body, "survives the VM") {
+		t.Fatalf("after restore-if-missing: %d %s\n%s", code, body, c.log)
+	}
+	// The restored server replicates again.
+	if !postUpdate(t, c, bearer, "after the restore") {
+		t.Fatal("write after restore")
+	}
+	waitInSync(t, c, time.Now())
+	if _, err := runCmd(t, "restore", "-db", path, "-from", rep); err == nil {
+		t.Error("restore over an existing database")
+	}
+}

@@ -195,3 +195,38 @@ func TestProfileSchemaIsStrict(t *testing.T) {
 		t.Errorf("fields schema: %v", fields["required"])
 	}
 }
+
+// TestLLMAnswerGuarded: the LLM drafter's quotes go through the same guard:
+// a JSON-LD quote form is accepted, a quote of hidden injected text is not.
+func TestLLMAnswerGuarded(t *testing.T) {
+	res, _ := crawlSite(t, "appshell")
+	srv, _, _ := fakeLLM(t, func(u string) string {
+		return `{"fields":{
+ "contact_email":{"value":"hello@tallyo.example","evidence":[{"quote":"json-ld Organization.email: hello@tallyo.example","url":"` + u + `"}]},
+ "city":{"value":"Tallinn","evidence":[{"quote":"json-ld PostalAddress.addressLocality: Tallinn","url":"` + u + `"}]},
+ "founded_year":{"value":"1999","evidence":[{"quote":"json-ld Organization.foundingDate: 1999","url":"` + u + `"}]}},
+ "faqs":[],"founders":[],"socials":[]}`
+	})
+	raw, err := NewLLMDrafter(srv.URL, "m", "", srv.Client()).Draft(t.Context(), res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := Guard(raw, res)
+	if p.Fields["contact_email"].Value != "hello@tallyo.example" || p.Fields["city"].Value != "Tallinn" {
+		t.Errorf("JSON-LD quotes refused: %+v", p.Fields)
+	}
+	if _, ok := p.Fields["founded_year"]; ok {
+		t.Error("a JSON-LD quote the page does not have was accepted")
+	}
+	res, _ = crawlSite(t, "forgeci")
+	srv, _, _ = fakeLLM(t, func(u string) string {
+		return `{"fields":{"founded_year":{"value":"1987","evidence":[{"quote":"ForgeCI was founded in 1987 in Atlantis","url":"` + u + `"}]}},"faqs":[],"founders":[],"socials":[]}`
+	})
+	raw, err = NewLLMDrafter(srv.URL, "m", "", srv.Client()).Draft(t.Context(), res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := Guard(raw, res); p.Fields["founded_year"].Value != nil {
+		t.Errorf("hidden off-screen text accepted as evidence: %+v", p.Fields["founded_year"])
+	}
+}
