@@ -281,7 +281,8 @@ func TestReplicaDownKeepsServing(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	c.kill() // the log buffer is written by the process until it exits
+	time.Sleep(1500 * time.Millisecond) // the watcher logs on its next tick
+	c.kill()                            // the log buffer is written by the process until it exits
 	if !strings.Contains(c.log.String(), "replication failing; still serving") {
 		t.Errorf("log: %s", c.log)
 	}
