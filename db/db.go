@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 
 	"launchdir/ops"
 
@@ -29,6 +30,7 @@ type DB struct {
 
 	counts countCache
 	rc     readCache
+	bg     sync.WaitGroup // start-up work left running (analyzeIfMissing)
 }
 
 func dsn(path string, readOnly bool) string {
@@ -85,10 +87,14 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		w.Close()
 		return nil, err
 	}
-	if err := d.analyzeIfMissing(ctx); err != nil {
-		w.Close()
-		return nil, fmt.Errorf("analyze %s: %w", path, err)
-	}
+	// Statistics missing from a big file (an interrupted seed, an import)
+	// take seconds to gather at 1M listings: gather them in the background
+	// so start-up stays O(1); queries only plan worse until they exist.
+	d.bg.Add(1)
+	go func() {
+		defer d.bg.Done()
+		d.analyzeIfMissing(context.WithoutCancel(ctx))
+	}()
 	r, err := sql.Open("sqlite", dsn(path, true))
 	if err != nil {
 		w.Close()
@@ -141,6 +147,7 @@ func (d *DB) analyzeIfMissing(ctx context.Context) error {
 
 // Close closes both pools; the writer last so the WAL is checkpointed.
 func (d *DB) Close() error {
+	d.bg.Wait()
 	var errs []error
 	if d.R != nil {
 		errs = append(errs, d.R.Close())
