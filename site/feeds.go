@@ -134,7 +134,7 @@ func (s *Site) sitemap(w http.ResponseWriter, r *http.Request, _ httprouter.Para
 }
 
 func (s *Site) sitemapPart(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
-	if body, ok := s.sitemaps.get(ps.ByName("file"), s.App.Now()); ok {
+	if body, ok := s.sitemaps.get(ps.ByName("file"), time.Now()); ok {
 		w.Header().Set("Content-Type", "application/xml; charset=utf-8")
 		writeCached(w, r, body)
 		return
@@ -193,17 +193,18 @@ func (s *Site) writeSitemap(w http.ResponseWriter, r *http.Request, file string,
 		s.errorPage(w, r, err)
 		return
 	}
-	s.sitemaps.put(file, body, s.App.Now())
+	s.sitemaps.put(file, body, time.Now())
 	w.Header().Set("Content-Type", "application/xml; charset=utf-8")
 	writeCached(w, r, body)
 }
 
 const sitemapTTL = 5 * time.Minute
 
-// bodyCache keeps rendered bodies for a while, bounded in entries.
+// bodyCache keeps rendered bodies for ttl (wall clock), bounded in entries.
 type bodyCache struct {
-	mu sync.Mutex
-	m  map[string]cachedBody
+	ttl time.Duration
+	mu  sync.Mutex
+	m   map[string]cachedBody
 }
 
 type cachedBody struct {
@@ -215,7 +216,7 @@ func (c *bodyCache) get(key string, now time.Time) ([]byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.m[key]
-	if !ok || now.Sub(e.at) > sitemapTTL || now.Before(e.at) {
+	if !ok || now.Sub(e.at) > c.ttl || now.Before(e.at) {
 		return nil, false
 	}
 	return e.body, true

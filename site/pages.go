@@ -41,22 +41,42 @@ type homeData struct {
 	Featured []db.Summary
 	Today    list[db.Summary]
 	ThisWeek list[db.Summary]
-	Upcoming list[db.Summary]
+	Upcoming weekData
 }
+
+// homeTTL: the anonymous home page is kept this long. It is the busiest
+// page and reads four lists; shared caches may keep it 30 s anyway
+// (max-age), and signed-in people always get a fresh one.
+const homeTTL = 5 * time.Second
 
 func (s *Site) home(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
 	ctx := r.Context()
+	anonymous := false
+	if p, _ := s.viewer(r); p == nil {
+		anonymous = true
+		if body, ok := s.homeCache.get("/", time.Now()); ok {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Header().Set("X-Content-Type-Options", "nosniff")
+			w.Header().Set("Vary", "Cookie")
+			writeCached(w, r, body)
+			return
+		}
+	}
 	d := homeData{Week: app.WeekOf(s.App.Now())}
 	section := func(name, n string, dst *list[db.Summary]) func() error {
 		return func() error {
 			return s.call(ctx, "list_launches", map[string]string{"section": name, "per_page": n}, dst)
 		}
 	}
-	err := parallel(section("today", "10", &d.Today), section("this-week", "20", &d.ThisWeek),
-		section("upcoming", "10", &d.Upcoming), func() (err error) {
-			d.Featured, err = s.App.FeaturedInWeek(ctx, d.Week)
-			return err
-		})
+	// Upcoming on the home page is next week's launches: the week's index
+	// answers it at any size (all upcoming launches are one link away).
+	next := func() error {
+		return s.call(ctx, "get_launch_week", map[string]string{"week": "next", "per_page": "10"}, &d.Upcoming)
+	}
+	err := parallel(section("today", "10", &d.Today), section("this-week", "20", &d.ThisWeek), next, func() (err error) {
+		d.Featured, err = s.App.FeaturedInWeek(ctx, d.Week)
+		return err
+	})
 	if err != nil {
 		s.errorPage(w, r, err)
 		return
@@ -64,7 +84,15 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request, _ httprouter.Params)
 	desc := s.siteDescription(r)
 	p := s.page(r, s.App.Cfg.SiteName+": startup launches ranked by the community", desc, d)
 	p.Nav = "home"
-	s.render(w, r, "home", p)
+	body, err := s.renderBytes("home", p)
+	if err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	if anonymous && p.Person == nil {
+		s.homeCache.put("/", body, time.Now())
+	}
+	s.write(w, r, p, body)
 }
 
 func (s *Site) siteDescription(r *http.Request) string {
@@ -400,21 +428,37 @@ type searchData struct {
 	Sorts      []string          `json:"-"`
 }
 
+// facetCategories is the category tree of the search filters, kept for
+// facetTTL: counts in a filter menu need not be exact to the second.
+func (s *Site) facetCategories(r *http.Request) ([]db.Category, error) {
+	s.facets.mu.Lock()
+	defer s.facets.mu.Unlock()
+	if s.facets.items != nil && time.Since(s.facets.at) < facetTTL {
+		return s.facets.items, nil
+	}
+	var cats categoriesData
+	if err := s.call(r.Context(), "list_categories", map[string]string{"include_empty": "false"}, &cats); err != nil {
+		return nil, err
+	}
+	s.facets.items, s.facets.at = cats.Items, time.Now()
+	return cats.Items, nil
+}
+
+const facetTTL = 30 * time.Second
+
 var searchFilters = []string{"q", "category", "stage", "country", "pricing_model", "domain", "status", "sort"}
 
 func (s *Site) search(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
 	d := searchData{F: query(r, searchFilters...)}
-	var cats categoriesData
+	var cats []db.Category
 	err := parallel(
 		func() error { return s.call(r.Context(), "search_listings", pageArgs(r, d.F), &d) },
-		func() error {
-			return s.call(r.Context(), "list_categories", map[string]string{"include_empty": "false"}, &cats)
-		})
+		func() (err error) { cats, err = s.facetCategories(r); return err })
 	if err != nil {
 		s.errorPage(w, r, err)
 		return
 	}
-	d.Categories = cats.Items
+	d.Categories = cats
 	d.Stages = []string{"idea", "pre-launch", "beta", "launched", "growth", "profitable"}
 	d.Models = []string{"free", "freemium", "subscription", "one-time", "usage-based", "open-source"}
 	d.Sorts = []string{"relevance", "newest", "votes", "trending", "most_viewed", "most_followed"}

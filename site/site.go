@@ -18,8 +18,11 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"launchdir/app"
+	"launchdir/db"
 	"launchdir/ops"
 	"launchdir/routes"
 	"launchdir/site/layout"
@@ -38,8 +41,14 @@ type Site struct {
 	App   *app.App
 	pages map[string]*template.Template
 	// secure marks cookies Secure (the base URL is https).
-	secure   bool
-	sitemaps bodyCache
+	secure    bool
+	sitemaps  bodyCache
+	homeCache bodyCache // the anonymous home page (see homeTTL)
+	facets    struct {
+		mu    sync.Mutex
+		items []db.Category
+		at    time.Time
+	}
 	// people is the accounts layer; nil serves the public pages only.
 	people   People
 	clientIP func(*http.Request) string
@@ -50,7 +59,8 @@ type Site struct {
 // Mount registers every page on the binary's router and makes unknown
 // non-API paths a real HTML 404 page.
 func Mount(srv *routes.Server, a *app.App, people People) (*Site, error) {
-	s := &Site{App: a, secure: strings.HasPrefix(a.Cfg.BaseURL, "https://"), people: people, clientIP: srv.ClientIP}
+	s := &Site{App: a, secure: strings.HasPrefix(a.Cfg.BaseURL, "https://"), people: people, clientIP: srv.ClientIP,
+		sitemaps: bodyCache{ttl: sitemapTTL}, homeCache: bodyCache{ttl: homeTTL}}
 	if err := s.parse(); err != nil {
 		return nil, err
 	}
@@ -223,6 +233,17 @@ func canonicalPath(r *http.Request) string {
 // render executes a page into a buffer, then writes it with a strong ETag
 // (answering If-None-Match with 304) and the API's public caching.
 func (s *Site) render(w http.ResponseWriter, r *http.Request, name string, p *Page) {
+	body, err := s.renderBytes(name, p)
+	if err != nil {
+		s.App.Log.Error("render page", "page", name, "err", err)
+		s.errorPage(w, r, &ops.Error{Code: ops.CodeInternal, Detail: "an unexpected error occurred"})
+		return
+	}
+	s.write(w, r, p, body)
+}
+
+// renderBytes executes a page's content and account templates inside the shared frame.
+func (s *Site) renderBytes(name string, p *Page) ([]byte, error) {
 	var content, account, buf bytes.Buffer
 	err := s.pages[name].ExecuteTemplate(&content, "content", p)
 	if err == nil {
@@ -233,11 +254,11 @@ func (s *Site) render(w http.ResponseWriter, r *http.Request, name string, p *Pa
 			Canonical: p.Canonical(), OGType: p.OGType, NoIndex: p.NoIndex, Nav: p.Nav, Narrow: p.Narrow,
 			Account: template.HTML(account.String()), Body: template.HTML(content.String())})
 	}
-	if err != nil {
-		s.App.Log.Error("render page", "page", name, "err", err)
-		s.errorPage(w, r, &ops.Error{Code: ops.CodeInternal, Detail: "an unexpected error occurred"})
-		return
-	}
+	return buf.Bytes(), err
+}
+
+// write sends a rendered page with the caching its status and viewer allow.
+func (s *Site) write(w http.ResponseWriter, r *http.Request, p *Page, body []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("X-Content-Type-Options", "nosniff")
@@ -245,14 +266,14 @@ func (s *Site) render(w http.ResponseWriter, r *http.Request, name string, p *Pa
 	if p.Status != http.StatusOK || p.private {
 		h.Set("Cache-Control", "no-store")
 		w.WriteHeader(p.Status)
-		w.Write(buf.Bytes())
+		w.Write(body)
 		return
 	}
 	if p.Person != nil {
-		writeBody(w, r, buf.Bytes(), "private, no-cache")
+		writeBody(w, r, body, "private, no-cache")
 		return
 	}
-	writeCached(w, r, buf.Bytes())
+	writeCached(w, r, body)
 }
 
 // writeCached writes a public 200 body with a strong ETag and Cache-Control,
