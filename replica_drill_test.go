@@ -251,3 +251,39 @@ func TestRestoreIfMissing(t *testing.T) {
 		t.Error("restore over an existing database")
 	}
 }
+
+// TestReplicaDownKeepsServing points the replica at a closed port: the
+// server serves and takes writes; /healthz reports the error and the lag.
+func TestReplicaDownKeepsServing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replica drill")
+	}
+	path, bearer := crashDB(t)
+	env := []string{"AWS_ACCESS_KEY_ID=x", "AWS_SECRET_ACCESS_KEY=y", "AWS_CA_BUNDLE="}
+	c := startChildEnv(t, env, "-db", path, "-demo=false", "-rate", "0", "-replicate-sync-interval", "100ms",
+		"-replicate", "s3://b/p?region=us-east-1&endpoint="+url.QueryEscape("http://"+freeAddr(t)))
+	if !postUpdate(t, c, bearer, "while the replica is down") {
+		t.Fatal("write refused while the replica is down")
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		code, body := get(t, c.base, "/healthz", "")
+		var h struct{ Replication replica.Status }
+		json.Unmarshal([]byte(body), &h)
+		if code != 200 {
+			t.Fatalf("healthz %d %s", code, body)
+		}
+		if h.Replication.Error != "" && !h.Replication.InSync && h.Replication.LagSeconds > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no replication error reported: %s", body)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	time.Sleep(1500 * time.Millisecond) // the watcher logs on its next tick
+	c.kill()                            // the log buffer is written by the process until it exits
+	if !strings.Contains(c.log.String(), "replication failing; still serving") {
+		t.Errorf("log: %s", c.log)
+	}
+}

@@ -48,7 +48,9 @@ type Replicator struct {
 	mu       sync.Mutex
 	caughtUp time.Time // last time the replica held every local transaction
 	behind   bool
-	lastErr  string
+	logged   string    // the error last logged by watch
+	err      string    // the last sync error, kept until a later successful sync
+	errAt    time.Time // when err was seen
 }
 
 // Status is what /healthz reports about replication.
@@ -165,13 +167,13 @@ func (r *Replicator) watch(ctx context.Context) {
 		}
 		st := r.Status()
 		r.mu.Lock()
-		if st.Error != r.lastErr {
+		if st.Error != r.logged {
 			if st.Error != "" {
 				r.log.Error("replication failing; still serving", "replica", st.Replica, "err", st.Error)
 			} else {
 				r.log.Info("replication recovered", "replica", st.Replica)
 			}
-			r.lastErr = st.Error
+			r.logged = st.Error
 		}
 		lagging := time.Duration(st.LagSeconds*float64(time.Second)) > r.opts.BehindAfter
 		if lagging != r.behind {
@@ -195,20 +197,29 @@ func (r *Replicator) Status() Status {
 		st.LocalTXID = uint64(pos.TXID)
 	}
 	st.ReplicaTXID = uint64(r.db.Replica.Pos().TXID)
-	st.InSync = st.ReplicaTXID >= st.LocalTXID
+	// Until Litestream has read the WAL once (local 0) nothing is shipped.
+	st.InSync = st.LocalTXID > 0 && st.ReplicaTXID >= st.LocalTXID
+	lastSync := r.db.LastSuccessfulSyncAt()
+	if !lastSync.IsZero() {
+		st.LastSyncAt = lastSync.UTC().Format(time.RFC3339Nano)
+	}
 	now := time.Now()
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	if st.InSync {
 		r.caughtUp = now
 	} else {
 		st.LagSeconds = now.Sub(r.caughtUp).Seconds()
 	}
 	st.Behind = r.behind
-	r.mu.Unlock()
-	if t := r.db.LastSuccessfulSyncAt(); !t.IsZero() {
-		st.LastSyncAt = t.UTC().Format(time.RFC3339Nano)
+	// Litestream clears its error when the next attempt starts; keep it
+	// until an attempt succeeds so /healthz and the log do not flicker.
+	if e := r.db.SyncDiagnostic().Error; e != "" {
+		r.err, r.errAt = e, now
+	} else if r.err != "" && lastSync.After(r.errAt) {
+		r.err = ""
 	}
-	st.Error = r.db.SyncDiagnostic().Error
+	st.Error = r.err
 	return st
 }
 
