@@ -51,6 +51,7 @@ func (s *Site) mountFounderWork(srv *routes.Server) {
 	post("/me/listings/:id/buy", s.myListingBuy)
 	post("/me/listings/:id/story", s.myListingStory)
 	post("/me/listings/:id/milestones", s.myListingMilestone)
+	post("/me/listings/:id/interview", s.myListingInterview)
 	post("/me/listings/:id/milestones/:mid/delete", s.myListingMilestoneDelete)
 	get("/me/orders", s.myOrders)
 	get("/me/orders/:number", s.myOrder)
@@ -116,6 +117,9 @@ type myListingData struct {
 	Free     *app.FreeLaunch
 	Missing  []ops.FieldError
 	Story    []storyPart
+	// Interview is every question with the person's answer (answers
+	// belong to the person, not the listing).
+	Interview []interviewQ
 }
 
 type factField struct {
@@ -140,6 +144,11 @@ func (s *Site) loadMyListing(ctx context.Context, uid int64, id string) (*myList
 	for _, sec := range app.StorySections() {
 		d.Story = append(d.Story, storyPart{Name: sec, Value: storyValue(l.Story, sec), Long: true})
 	}
+	iv, err := s.loadInterview(ctx, uid)
+	if err != nil {
+		return nil, err
+	}
+	d.Interview = iv
 	var prods app.Products
 	if err := s.op(ctx, uid, "list_products", nil, &prods); err == nil {
 		d.Products = prods.Products
