@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"launchdir/apitest"
 	"launchdir/app"
@@ -261,7 +262,15 @@ func TestFounderAPIKeys(t *testing.T) {
 	if r := e.Do("PATCH", "/api/v1/me/listings/1", map[string]any{}, apitest.Bearer(secret)...); r.Status != 403 {
 		t.Fatalf("scope not granted: %d", r.Status)
 	}
-	keys, _ := e.App.UserAPIKeys(bg, 1)
+	// Last use is recorded off the request path (touchAPIKey), so wait for
+	// it, bounded, rather than racing the background write.
+	var keys []app.APIKey
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		keys, _ = e.App.UserAPIKeys(bg, 1)
+		if len(keys) == 2 && keys[0].LastUsedAt != "" || time.Now().After(deadline) {
+			break
+		}
+	}
 	if len(keys) != 2 || keys[0].ID != k.ID || keys[0].LastUsedAt == "" {
 		t.Fatalf("keys (newest first, last used set): %+v", keys)
 	}
