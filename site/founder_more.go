@@ -97,3 +97,47 @@ func (s *Site) myListingInterview(w http.ResponseWriter, r *http.Request, ps htt
 	}
 	done(w, r, "/me/listings/"+ps.ByName("id"), "interview", nil)
 }
+
+// socialLink is one platform's link in a social links form.
+type socialLink struct{ Name, Platform, Value string }
+
+// socialRows lists every platform the operations take with its link.
+func socialRows(prefix string, links map[string]string) []socialLink {
+	out := make([]socialLink, 0, len(app.SocialPlatforms))
+	for _, p := range app.SocialPlatforms {
+		out = append(out, socialLink{Name: prefix + p, Platform: p, Value: links[p]})
+	}
+	return out
+}
+
+// socialsForm reads a social links form (fields prefix+platform); an
+// empty link is left out, so the map replaces all links.
+func socialsForm(r *http.Request, prefix string) map[string]any {
+	out := map[string]any{}
+	for _, p := range app.SocialPlatforms {
+		if v := strings.TrimSpace(r.PostFormValue(prefix + p)); v != "" {
+			out[p] = v
+		}
+	}
+	return out
+}
+
+// typedSocials keeps what was typed when a change is refused.
+func typedSocials(r *http.Request, prefix string) []socialLink {
+	links := map[string]string{}
+	for p, v := range socialsForm(r, prefix) {
+		links[p] = v.(string)
+	}
+	return socialRows(prefix, links)
+}
+
+// myListingSocials replaces the listing's company links through
+// update_my_listing's socials (versioned like every owner edit).
+func (s *Site) myListingSocials(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
+	args := map[string]any{"listing_id": idArg(ps.ByName("id")), "socials": socialsForm(r, "s-")}
+	if err := s.op(r.Context(), uid, "update_my_listing", args, nil); err != nil {
+		s.listingRefusal(w, r, uid, err, func(d *myListingData) { d.Socials = typedSocials(r, "s-") })
+		return
+	}
+	done(w, r, "/me/listings/"+ps.ByName("id"), "facts", nil)
+}
