@@ -222,3 +222,13 @@ func (a *App) myInterview(ctx context.Context, uid int64) (any, error) {
 	}
 	return InterviewAnswers{Answers: out, Answered: len(out), Questions: total}, rows.Err()
 }
+
+// MyInterview is the person's interview answers, for the founder pages to
+// show next to the questions (the same body answer_interview returns).
+func (a *App) MyInterview(ctx context.Context, uid int64) (InterviewAnswers, error) {
+	v, err := a.myInterview(ctx, uid)
+	if err != nil {
+		return InterviewAnswers{}, err
+	}
+	return v.(InterviewAnswers), nil
+}

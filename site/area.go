@@ -203,6 +203,7 @@ var doneMessages = map[string]string{
 	"revoked":   "Access revoked.",
 	"facts":     "Saved: the listing shows the new facts (the site team sees a before/after copy).",
 	"posted":    "The update is posted; followers are emailed.",
+	"interview": "Your interview answers are saved.",
 	"free":      "The listing is queued for its free launch week.",
 	"claimed":   "Claim started: publish what the instructions say, then press Verify.",
 	"verified":  "Verified: you are now an owner of the listing.",

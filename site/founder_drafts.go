@@ -83,9 +83,12 @@ type myDraftData struct {
 	FAQRows  []app.DraftFAQ     // the FAQs plus empty rows, 5 in all
 	Founders []app.DraftFounder // the founders plus one empty row, at most 6
 	Story    []storyPart
-	Working  bool // crawling or drafting
-	Read     int
-	Planned  int
+	// CompanySocials and FounderSocials (the primary founder's) are the
+	// social link forms.
+	CompanySocials, FounderSocials []socialLink
+	Working                        bool // crawling or drafting
+	Read                           int
+	Planned                        int
 }
 
 func (s *Site) loadDraft(r *http.Request, uid int64, id string) (*myDraftData, error) {
@@ -113,6 +116,7 @@ func (s *Site) loadDraft(r *http.Request, uid int64, id string) (*myDraftData, e
 	if len(out.Founders) < 6 {
 		out.Founders = append(out.Founders, app.DraftFounder{})
 	}
+	out.CompanySocials, out.FounderSocials = socialRows("c-", d.CompanySocials), socialRows("p-", d.FounderSocials)
 	out.Story = append(out.Story, storyPart{Name: "title", Value: d.Story["title"]})
 	for _, sec := range app.StorySections() {
 		out.Story = append(out.Story, storyPart{Name: sec, Value: d.Story[sec], Long: true})
@@ -174,15 +178,21 @@ func (s *Site) myDraftMore(w http.ResponseWriter, r *http.Request, ps httprouter
 			story[sec] = f.Get(sec)
 		}
 		args["story"] = story
+	case "socials":
+		args["company_socials"], args["founder_socials"] = socialsForm(r, "c-"), socialsForm(r, "p-")
 	case "seo":
 		args["seo"] = map[string]any{"title": f.Get("seo_title"), "meta": f.Get("seo_meta")}
 		args["competitor_url"] = strings.TrimSpace(f.Get("competitor_url"))
 	default:
-		s.areaError(w, r, uid, ops.Invalid("section", "must be faqs, founders, story or seo"))
+		s.areaError(w, r, uid, ops.Invalid("section", "must be faqs, founders, socials, story or seo"))
 		return
 	}
 	if err := s.op(r.Context(), uid, "update_draft", args, nil); err != nil {
-		s.draftRefusal(w, r, uid, id, err)
+		s.draftRefusal(w, r, uid, id, err, func(d *myDraftData) {
+			if f.Get("section") == "socials" {
+				d.CompanySocials, d.FounderSocials = typedSocials(r, "c-"), typedSocials(r, "p-")
+			}
+		})
 		return
 	}
 	http.Redirect(w, r, "/me/drafts/"+id+"?done=draft#"+f.Get("section"), http.StatusSeeOther)
@@ -277,7 +287,7 @@ func (s *Site) myDraftField(w http.ResponseWriter, r *http.Request, ps httproute
 	http.Redirect(w, r, "/me/drafts/"+id+"?done=draft#f-"+name, http.StatusSeeOther)
 }
 
-func (s *Site) draftRefusal(w http.ResponseWriter, r *http.Request, uid int64, id string, err error) {
+func (s *Site) draftRefusal(w http.ResponseWriter, r *http.Request, uid int64, id string, err error, edit ...func(*myDraftData)) {
 	e := ops.AsError(err)
 	if e.Code == ops.CodeNotFound || e.Code == ops.CodeInternal {
 		s.areaError(w, r, uid, err)
@@ -287,6 +297,9 @@ func (s *Site) draftRefusal(w http.ResponseWriter, r *http.Request, uid int64, i
 	if lerr != nil {
 		s.areaError(w, r, uid, lerr)
 		return
+	}
+	for _, f := range edit {
+		f(d)
 	}
 	msg := e.Detail
 	for _, f := range e.Fields {

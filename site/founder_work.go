@@ -51,6 +51,8 @@ func (s *Site) mountFounderWork(srv *routes.Server) {
 	post("/me/listings/:id/buy", s.myListingBuy)
 	post("/me/listings/:id/story", s.myListingStory)
 	post("/me/listings/:id/milestones", s.myListingMilestone)
+	post("/me/listings/:id/interview", s.myListingInterview)
+	post("/me/listings/:id/socials", s.myListingSocials)
 	post("/me/listings/:id/milestones/:mid/delete", s.myListingMilestoneDelete)
 	get("/me/orders", s.myOrders)
 	get("/me/orders/:number", s.myOrder)
@@ -116,6 +118,10 @@ type myListingData struct {
 	Free     *app.FreeLaunch
 	Missing  []ops.FieldError
 	Story    []storyPart
+	// Interview is every question with the person's answer (answers
+	// belong to the person, not the listing).
+	Interview []interviewQ
+	Socials   []socialLink // the company's links
 }
 
 type factField struct {
@@ -149,6 +155,12 @@ func (s *Site) loadMyListing(ctx context.Context, uid int64, id string) (*myList
 	for _, sec := range app.StorySections() {
 		d.Story = append(d.Story, storyPart{Name: sec, Value: storyValue(l.Story, sec), Long: true})
 	}
+	d.Socials = socialRows("s-", l.Socials)
+	iv, err := s.loadInterview(ctx, uid)
+	if err != nil {
+		return nil, err
+	}
+	d.Interview = iv
 	var prods app.Products
 	if err := s.op(ctx, uid, "list_products", nil, &prods); err == nil {
 		d.Products = prods.Products

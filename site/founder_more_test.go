@@ -1,0 +1,113 @@
+package site_test
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"launchdir/apitest"
+	"launchdir/testsite"
+)
+
+func TestFounderInterviewAnswers(t *testing.T) {
+	e := newAreaEnv(t)
+	if _, err := e.DB.W.Exec(`INSERT INTO interview_questions(id, position, question, hint) VALUES
+		(7, 1, 'Why did you start?', 'The moment it clicked'), (8, 2, 'What is next?', ''), (9, 3, 'Retired question', '')`); err != nil {
+		t.Fatal(err)
+	}
+	e.DB.W.Exec(`UPDATE interview_questions SET active = 0 WHERE id = 9`)
+	owner := e.as(1)
+	pg := owner.get("/me/listings/1")
+	if !strings.Contains(pg.body, `name="q-7"`) || !strings.Contains(pg.body, "Why did you start?") || !strings.Contains(pg.body, "The moment it clicked") ||
+		!strings.Contains(pg.body, `name="q-8"`) || strings.Contains(pg.body, "Retired question") {
+		t.Fatalf("questions: %s", pg.body)
+	}
+	// The bound is the API's: 4000 characters, one more is refused naming the question.
+	long := strings.Repeat("a", 4001)
+	pg = owner.post("/me/listings/1/interview", "/me/listings/1", url.Values{"q-7": {"ok"}, "q-8": {long}})
+	if pg.status != 400 || !strings.Contains(pg.body, "(What is next?): must be at most 4000 characters") || !strings.Contains(pg.body, long) {
+		t.Fatalf("4001: %d %s", pg.status, pg.body)
+	}
+	if n := count(t, e.Env, `SELECT count(*) FROM interview_answers`); n != 0 {
+		t.Fatalf("a refused request wrote %d answers", n)
+	}
+	ok := strings.Repeat("b", 4000)
+	pg = owner.post("/me/listings/1/interview", "/me/listings/1", url.Values{"q-7": {"In a garage."}, "q-8": {ok}})
+	if pg.status != 303 || pg.loc != "/me/listings/1?done=interview" {
+		t.Fatalf("4000: %d %s", pg.status, pg.body)
+	}
+	if pg := owner.get("/me/listings/1"); !strings.Contains(pg.body, "In a garage.") || !strings.Contains(pg.body, ok) {
+		t.Fatal("answers not shown")
+	}
+	if n := count(t, e.Env, `SELECT count(*) FROM revisions WHERE operation = 'answer_interview'`); n != 2 {
+		t.Fatalf("revisions: %d", n)
+	}
+	// Unchanged answers are not sent again; another founder's listing is a 404.
+	if pg := owner.post("/me/listings/1/interview", "/me/listings/1", url.Values{"q-7": {"In a garage."}}); pg.status != 303 {
+		t.Fatalf("unchanged: %d", pg.status)
+	}
+	if n := count(t, e.Env, `SELECT count(*) FROM revisions WHERE operation = 'answer_interview'`); n != 2 {
+		t.Fatalf("unchanged answer revised: %d", n)
+	}
+	if pg := e.as(2).post("/me/listings/1/interview", "/me/keys", url.Values{"q-7": {"x"}}); pg.status != 404 {
+		t.Fatalf("another founder: %d", pg.status)
+	}
+}
+
+func TestFounderEditsSocialLinks(t *testing.T) {
+	e := newAreaEnvWith(t, apitest.Options{Fixture: true, Background: true})
+	owner := e.as(1)
+	// The listing: company links through update_my_listing (replaces all, versioned).
+	pg := owner.get("/me/listings/1")
+	if !strings.Contains(pg.body, `name="s-linkedin"`) || !strings.Contains(pg.body, `name="s-custom"`) {
+		t.Fatalf("listing socials form: %s", pg.body)
+	}
+	bad := "javascript:alert(1)"
+	pg = owner.post("/me/listings/1/socials", "/me/listings/1", url.Values{"s-x": {bad}})
+	if pg.status != 400 || !strings.Contains(pg.body, "socials.x") || !strings.Contains(pg.body, `value="`+bad+`"`) {
+		t.Fatalf("bad link: %d %s", pg.status, pg.body)
+	}
+	long := "https://github.com/" + strings.Repeat("g", 500-19)
+	if pg := owner.post("/me/listings/1/socials", "/me/listings/1", url.Values{"s-github": {long + "g"}}); pg.status != 400 {
+		t.Fatalf("link 501: %d", pg.status)
+	}
+	pg = owner.post("/me/listings/1/socials", "/me/listings/1", url.Values{"s-github": {long}, "s-x": {"https://x.com/quickbase"}, "s-linkedin": {""}})
+	if pg.status != 303 {
+		t.Fatalf("links 500: %d %s", pg.status, pg.body)
+	}
+	socials := e.Do("GET", "/api/v1/listings/quickbase", nil).JSON()["socials"].(map[string]any)
+	if len(socials) != 2 || socials["github"] != long || socials["x"] != "https://x.com/quickbase" {
+		t.Fatalf("API socials: %v", socials)
+	}
+	if pg := owner.get("/me/listings/1"); !strings.Contains(pg.body, `value="https://x.com/quickbase"`) {
+		t.Fatal("links not shown")
+	}
+	if pg := e.as(2).post("/me/listings/1/socials", "/me/keys", url.Values{"s-x": {"https://x.com/h"}}); pg.status != 404 {
+		t.Fatalf("another founder: %d", pg.status)
+	}
+	// The draft: company and primary founder links through update_draft.
+	site := testsite.Serve(t, "acme-analytics", nil)
+	pg = owner.post("/me/drafts", "/me/drafts", url.Values{"url": {site.URL + "/"}})
+	id := strings.TrimPrefix(pg.loc, "/me/drafts/")
+	waitDraft(t, owner, id)
+	if pg := owner.get("/me/drafts/" + id); !strings.Contains(pg.body, `name="c-github"`) || !strings.Contains(pg.body, `name="p-linkedin"`) {
+		t.Fatalf("draft socials form: %s", pg.body)
+	}
+	more := func(f url.Values) page {
+		f.Set("section", "socials")
+		return owner.post("/me/drafts/"+id+"/more", "/me/drafts/"+id, f)
+	}
+	if pg := more(url.Values{"p-linkedin": {"ftp://nope"}, "c-x": {"https://x.com/acme"}}); pg.status != 400 ||
+		!strings.Contains(pg.body, "founder_socials.linkedin") || !strings.Contains(pg.body, `value="ftp://nope"`) {
+		t.Fatalf("bad founder link: %d %s", pg.status, pg.body)
+	}
+	if pg := more(url.Values{"p-linkedin": {"https://linkedin.com/in/ana"}, "c-x": {"https://x.com/acme"}}); pg.status != 303 {
+		t.Fatalf("draft socials: %d %s", pg.status, pg.body)
+	}
+	d := e.Do("GET", "/api/v1/drafts/"+id, nil, "Authorization", "Bearer "+e.APIKey("owner@example.com")).JSON()
+	cs, _ := d["company_socials"].(map[string]any)
+	fs, _ := d["founder_socials"].(map[string]any)
+	if len(cs) != 1 || cs["x"] != "https://x.com/acme" || fs["linkedin"] != "https://linkedin.com/in/ana" {
+		t.Fatalf("draft after socials: %v", d)
+	}
+}
