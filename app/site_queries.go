@@ -64,3 +64,10 @@ func (a *App) sitemapRows(ctx context.Context, q string, args ...any) ([]Sitemap
 func (a *App) SiteDescription(ctx context.Context) string {
 	return a.setting(ctx, "site_description", "A directory of startup products, launched weekly.")
 }
+
+// SiteName is the directory's name as the site team set it (settings
+// site_name), falling back to the configured name, so every door shows the
+// same name as get_site_info.
+func (a *App) SiteName(ctx context.Context) string {
+	return a.setting(ctx, "site_name", a.Cfg.SiteName)
+}

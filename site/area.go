@@ -168,7 +168,7 @@ func (s *Site) renderArea(w http.ResponseWriter, r *http.Request, name, title st
 		err = s.area.pages[name].ExecuteTemplate(&account, "account", s.page(r, title, "", nil))
 	}
 	if err == nil {
-		err = layout.Render(&buf, &layout.Head{Title: title, Site: s.App.Cfg.SiteName, NoIndex: true, NoReferrer: true,
+		err = layout.Render(&buf, &layout.Head{Title: title, Site: s.App.SiteName(r.Context()), NoIndex: true, NoReferrer: true,
 			Account: template.HTML(account.String()), Body: template.HTML(content.String())})
 	}
 	if err != nil {

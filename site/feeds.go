@@ -43,8 +43,8 @@ func (s *Site) launchFeed(w http.ResponseWriter, r *http.Request, _ httprouter.P
 		return
 	}
 	base := s.App.Cfg.BaseURL
-	f := &feeds.Feed{Title: s.App.Cfg.SiteName + ": launches", Link: &feeds.Link{Href: base + "/"},
-		Id: base + "/feeds/launches.atom", Description: "The newest launches on " + s.App.Cfg.SiteName}
+	f := &feeds.Feed{Title: s.App.SiteName(r.Context()) + ": launches", Link: &feeds.Link{Href: base + "/"},
+		Id: base + "/feeds/launches.atom", Description: "The newest launches on " + s.App.SiteName(r.Context())}
 	for _, it := range l.Items {
 		t := parseTime(it.LaunchedAt)
 		if t.After(f.Updated) {
@@ -64,8 +64,8 @@ func (s *Site) blogFeed(w http.ResponseWriter, r *http.Request, _ httprouter.Par
 		return
 	}
 	base := s.App.Cfg.BaseURL
-	f := &feeds.Feed{Title: s.App.Cfg.SiteName + ": blog", Link: &feeds.Link{Href: base + "/blog"},
-		Id: base + "/feeds/blog.atom", Description: "Articles from " + s.App.Cfg.SiteName}
+	f := &feeds.Feed{Title: s.App.SiteName(r.Context()) + ": blog", Link: &feeds.Link{Href: base + "/blog"},
+		Id: base + "/feeds/blog.atom", Description: "Articles from " + s.App.SiteName(r.Context())}
 	for _, p := range l.Items {
 		t := parseTime(p.PublishedAt)
 		if t.After(f.Updated) {
@@ -274,6 +274,6 @@ This website is one door of a startup listing directory. Agents should use the A
 - Sitemap: %s/sitemap.xml
 
 Votes come only from people signed in on the website; the API has no voting.
-`, a.Cfg.SiteName, s.siteDescription(r), a.APIURL(), a.APIURL(), a.MCPURL(), a.Cfg.BaseURL, a.APIURL(),
+`, a.SiteName(r.Context()), s.siteDescription(r), a.APIURL(), a.APIURL(), a.MCPURL(), a.Cfg.BaseURL, a.APIURL(),
 		a.Cfg.BaseURL, a.Cfg.BaseURL, a.Cfg.BaseURL, a.Cfg.BaseURL, a.Cfg.BaseURL, a.Cfg.BaseURL))
 }

@@ -140,6 +140,15 @@ func (s *Site) loadMyListing(ctx context.Context, uid int64, id string) (*myList
 	raw, _ := json.Marshal(l)
 	var m map[string]any
 	json.Unmarshal(raw, &m)
+	// The profile nests pricing ({"pricing": {"model", "summary"}}) while
+	// the PATCH fields are flat: read both forms.
+	if pr, ok := m["pricing"].(map[string]any); ok {
+		for _, k := range []string{"model", "summary"} {
+			if _, flat := m["pricing_"+k]; !flat {
+				m["pricing_"+k] = pr[k]
+			}
+		}
+	}
 	for _, f := range ownerFactFields {
 		v, _ := m[f.Name].(string)
 		d.Facts = append(d.Facts, factField{Name: f.Name, Label: f.Label, Value: v, Long: f.Name == "description"})

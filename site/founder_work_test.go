@@ -45,7 +45,14 @@ func TestFounderListingPages(t *testing.T) {
 	if got := e.Do("GET", "/api/v1/listings/quickbase", nil).JSON()["tagline"]; got != ok {
 		t.Fatalf("API: %v", got)
 	}
-	if n := count(t, e.Env, `SELECT count(*) FROM revisions WHERE listing_id = 1 AND operation = 'update_my_listing'`); n != 1 {
+	// Pricing is nested in the profile but flat in the form: the form shows it.
+	if pg := owner.post("/me/listings/1/facts", "/me/listings/1", url.Values{"pricing_model": {"freemium"}}); pg.status != 303 {
+		t.Fatalf("pricing_model: %d", pg.status)
+	}
+	if pg := owner.get("/me/listings/1"); !strings.Contains(pg.body, `value="freemium"`) {
+		t.Fatalf("facts form lost the pricing model")
+	}
+	if n := count(t, e.Env, `SELECT count(*) FROM revisions WHERE listing_id = 1 AND operation = 'update_my_listing'`); n != 2 {
 		t.Fatalf("revisions: %d", n)
 	}
 	// Updates.

@@ -82,7 +82,7 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request, _ httprouter.Params)
 		return
 	}
 	desc := s.siteDescription(r)
-	p := s.page(r, s.App.Cfg.SiteName+": startup launches ranked by the community", desc, d)
+	p := s.page(r, s.App.SiteName(r.Context())+": startup launches ranked by the community", desc, d)
 	p.Nav = "home"
 	body, err := s.renderBytes("home", p)
 	if err != nil {
@@ -362,7 +362,7 @@ func (s *Site) founder(w http.ResponseWriter, r *http.Request, ps httprouter.Par
 		s.errorPage(w, r, err)
 		return
 	}
-	p := s.page(r, d.Name+", founder", firstNonEmpty(truncate(d.Bio, 160), d.Name+" on "+s.App.Cfg.SiteName), &d)
+	p := s.page(r, d.Name+", founder", firstNonEmpty(truncate(d.Bio, 160), d.Name+" on "+s.App.SiteName(r.Context())), &d)
 	p.OGType = "profile"
 	p.Nav = "founders"
 	s.render(w, r, "founder", p)
@@ -382,7 +382,7 @@ func (s *Site) blog(w http.ResponseWriter, r *http.Request, _ httprouter.Params)
 		return
 	}
 	d.Pager, d.Q = newPager(r, d.Page, d.PerPage, d.Total), f["q"]
-	p := s.page(r, "Blog", "Articles from "+s.App.Cfg.SiteName+".", d)
+	p := s.page(r, "Blog", "Articles from "+s.App.SiteName(r.Context())+".", d)
 	p.Nav = "blog"
 	s.render(w, r, "blog", p)
 }

@@ -180,7 +180,7 @@ func (s *Site) form(w http.ResponseWriter, r *http.Request, name, title string, 
 	if d.CSRF == "" {
 		d.CSRF = s.formToken(w, r)
 	}
-	p := s.page(r, title, title+" on "+s.App.Cfg.SiteName, d)
+	p := s.page(r, title, title+" on "+s.App.SiteName(r.Context()), d)
 	p.Status, p.NoIndex, p.Narrow = status, true, true
 	p.private = true
 	s.render(w, r, name, p)

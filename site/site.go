@@ -204,7 +204,7 @@ func (p *Page) Canonical() string { return p.BaseURL + p.Path }
 
 func (s *Site) page(r *http.Request, title, desc string, data any) *Page {
 	p := &Page{Title: title, Description: desc, Path: canonicalPath(r), OGType: "website",
-		Site: s.App.Cfg.SiteName, BaseURL: s.App.Cfg.BaseURL, Data: data, Status: http.StatusOK, People: s.people != nil}
+		Site: s.App.SiteName(r.Context()), BaseURL: s.App.Cfg.BaseURL, Data: data, Status: http.StatusOK, People: s.people != nil}
 	if person, session := s.viewer(r); person != nil {
 		p.Person, p.CSRF = person, sessionToken(session)
 	}

@@ -114,8 +114,16 @@ func drChart(h []db.DRPoint) template.HTML {
 }
 
 func humanDate(v any) string {
-	if t, ok := v.(time.Time); ok {
-		return t.Format("2 Jan 2006")
+	switch x := v.(type) {
+	case time.Time:
+		return x.Format("2 Jan 2006")
+	case *string: // optional dates in typed responses (e.g. a quote line's week)
+		if x == nil {
+			return ""
+		}
+		v = *x
+	case nil:
+		return ""
 	}
 	s := fmt.Sprint(v)
 	for _, layout := range []string{time.RFC3339, "2006-01-02"} {
