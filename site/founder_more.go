@@ -141,3 +141,73 @@ func (s *Site) myListingSocials(w http.ResponseWriter, r *http.Request, ps httpr
 	}
 	done(w, r, "/me/listings/"+ps.ByName("id"), "facts", nil)
 }
+
+// buyCategory is a category the buy form offers for extra_categories.
+type buyCategory struct {
+	Slug, Name string
+	Sub        bool
+}
+
+// loadBuyCategories lists the category tree (list_categories, empty ones
+// included) for the buy form, parents followed by their subcategories.
+func (s *Site) loadBuyCategories(ctx context.Context, uid int64) []buyCategory {
+	var page struct {
+		Items []struct {
+			Slug, Name    string
+			Subcategories []struct{ Slug, Name string }
+		} `json:"items"`
+	}
+	if err := s.op(ctx, uid, "list_categories", map[string]any{"per_page": 100}, &page); err != nil {
+		return nil
+	}
+	var out []buyCategory
+	for _, c := range page.Items {
+		out = append(out, buyCategory{Slug: c.Slug, Name: c.Name})
+		for _, sc := range c.Subcategories {
+			out = append(out, buyCategory{Slug: sc.Slug, Name: sc.Name, Sub: true})
+		}
+	}
+	return out
+}
+
+// amountCents reads an amount typed in currency units ("25", "25.5",
+// "25.50") as cents; the operation checks the billboard minimum.
+func amountCents(v string) (int64, error) {
+	v = strings.TrimSpace(v)
+	whole, frac, _ := strings.Cut(v, ".")
+	if len(frac) > 2 || whole == "" && frac == "" {
+		return 0, ops.Invalid("amount", "must be an amount like 25 or 25.50")
+	}
+	frac += strings.Repeat("0", 2-len(frac))
+	if whole == "" {
+		whole = "0"
+	}
+	w, err1 := strconv.ParseInt(whole, 10, 64)
+	f, err2 := strconv.ParseInt(frac, 10, 64)
+	if err1 != nil || err2 != nil || w < 0 || f < 0 || w > 1e9 || strings.HasPrefix(frac, "-") {
+		return 0, ops.Invalid("amount", "must be an amount like 25 or 25.50")
+	}
+	return w*100 + f, nil
+}
+
+// buyItemExtras adds the buy form's extra categories and billboard amount
+// to the order item; the operations decide which products take them.
+func buyItemExtras(r *http.Request, item map[string]any) error {
+	var cats []any
+	for _, c := range r.PostForm["categories"] {
+		if c = strings.TrimSpace(c); c != "" {
+			cats = append(cats, c)
+		}
+	}
+	if len(cats) > 0 {
+		item["categories"] = cats
+	}
+	if v := r.PostFormValue("amount"); strings.TrimSpace(v) != "" {
+		c, err := amountCents(v)
+		if err != nil {
+			return err
+		}
+		item["amount_cents"] = c
+	}
+	return nil
+}

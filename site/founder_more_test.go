@@ -111,3 +111,63 @@ func TestFounderEditsSocialLinks(t *testing.T) {
 		t.Fatalf("draft after socials: %v", d)
 	}
 }
+
+func TestFounderBuysExtraCategoriesAndBillboard(t *testing.T) {
+	e := newAreaEnv(t)
+	owner := e.as(1)
+	pg := owner.get("/me/listings/1")
+	if !strings.Contains(pg.body, `<option value="seo">— SEO</option>`) || !strings.Contains(pg.body, `name="amount"`) {
+		t.Fatalf("buy form: %s", pg.body)
+	}
+	buy := func(f url.Values) page {
+		f.Set("billing_country", "DE")
+		return owner.post("/me/listings/1/buy", "/me/listings/1", f)
+	}
+	// Extra categories: priced per category; the API's rules (already in, at most 3 extras).
+	pg = buy(url.Values{"product": {"extra_categories"}, "categories": {"seo", "empty-cat"}, "action": {"quote"}})
+	if pg.status != 200 || !strings.Contains(pg.body, "Extra categories — categories: seo, empty-cat × 2</td><td>38.00</td>") ||
+		!strings.Contains(pg.body, `id="quote-total">45.22 USD`) || !strings.Contains(pg.body, `<option value="seo" selected>`) {
+		t.Fatalf("categories quote: %d %s", pg.status, pg.body)
+	}
+	if pg := buy(url.Values{"product": {"extra_categories"}, "categories": {"marketing"}, "action": {"quote"}}); pg.status != 400 || !strings.Contains(pg.body, `already in`) {
+		t.Errorf("category it is in: %d", pg.status)
+	}
+	if pg := buy(url.Values{"product": {"extra_categories"}, "categories": {"seo", "empty-cat", "developer-tools"}, "action": {"quote"}}); pg.status != 400 || !strings.Contains(pg.body, "at most 3 extra categories") {
+		t.Errorf("4 extras: %d", pg.status)
+	}
+	if pg := buy(url.Values{"product": {"extra_categories"}, "action": {"quote"}}); pg.status != 400 || !strings.Contains(pg.body, "categories") {
+		t.Errorf("no category: %d", pg.status)
+	}
+	// Billboard: the minimum is the price (5.00); one cent less is refused.
+	if pg := buy(url.Values{"product": {"billboard_min"}, "amount": {"4.99"}, "action": {"quote"}}); pg.status != 400 || !strings.Contains(pg.body, "must be at least 500") {
+		t.Errorf("4.99: %d %s", pg.status, pg.body)
+	}
+	if pg := buy(url.Values{"product": {"billboard_min"}, "amount": {"5,00"}, "action": {"quote"}}); pg.status != 400 || !strings.Contains(pg.body, "amount: must be an amount") {
+		t.Errorf("5,00: %d", pg.status)
+	}
+	if pg := buy(url.Values{"product": {"billboard_min"}, "amount": {"5"}, "action": {"quote"}}); pg.status != 200 || !strings.Contains(pg.body, "contribution 5.00") {
+		t.Errorf("5: %d", pg.status)
+	}
+	pg = buy(url.Values{"product": {"billboard_min"}, "amount": {"25.5"}, "action": {"quote"}})
+	if pg.status != 200 || !strings.Contains(pg.body, "contribution 25.50</td><td>25.50</td>") || !strings.Contains(pg.body, `id="quote-total">30.35 USD`) {
+		t.Fatalf("25.50 quote: %d %s", pg.status, pg.body)
+	}
+	// Checkout builds the orders with the same lines.
+	for _, f := range []url.Values{
+		{"product": {"billboard_min"}, "amount": {"25.50"}, "action": {"checkout"}},
+		{"product": {"extra_categories"}, "categories": {"seo", "empty-cat"}, "action": {"checkout"}},
+	} {
+		if pg := buy(f); pg.status != 303 || !strings.HasPrefix(pg.loc, e.URL+"/checkout/") {
+			t.Fatalf("checkout %v: %d %s", f, pg.status, pg.body)
+		}
+	}
+	if n := count(t, e.Env, `SELECT count(*) FROM order_lines WHERE product = 'billboard_min' AND net_cents = 2550 AND json_extract(details, '$.details.amount_cents') = 2550`); n != 1 {
+		t.Errorf("billboard line: %d", n)
+	}
+	if n := count(t, e.Env, `SELECT count(*) FROM order_lines WHERE product = 'extra_categories' AND net_cents = 3800 AND json_extract(details, '$.quantity') = 2 AND details LIKE '%"categories":["seo","empty-cat"]%'`); n != 1 {
+		t.Errorf("categories line: %d", n)
+	}
+	if n := count(t, e.Env, `SELECT count(*) FROM orders WHERE status = 'pending'`); n != 2 {
+		t.Errorf("pending orders: %d", n)
+	}
+}

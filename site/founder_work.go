@@ -122,6 +122,8 @@ type myListingData struct {
 	// belong to the person, not the listing).
 	Interview []interviewQ
 	Socials   []socialLink // the company's links
+	// Categories are offered for extra_categories.
+	Categories []buyCategory
 }
 
 type factField struct {
@@ -161,6 +163,7 @@ func (s *Site) loadMyListing(ctx context.Context, uid int64, id string) (*myList
 		return nil, err
 	}
 	d.Interview = iv
+	d.Categories = s.loadBuyCategories(ctx, uid)
 	var prods app.Products
 	if err := s.op(ctx, uid, "list_products", nil, &prods); err == nil {
 		d.Products = prods.Products
@@ -257,6 +260,11 @@ func (s *Site) myListingBuy(w http.ResponseWriter, r *http.Request, ps httproute
 	if wk := r.PostFormValue("week"); wk != "" {
 		item["week"] = wk
 	}
+	keep := func(d *myListingData) { d.Buy = r.PostForm }
+	if err := buyItemExtras(r, item); err != nil {
+		s.listingRefusal(w, r, uid, err, keep)
+		return
+	}
 	args := map[string]any{"items": []any{item}, "billing_country": strings.ToUpper(strings.TrimSpace(r.PostFormValue("billing_country")))}
 	if v := strings.TrimSpace(r.PostFormValue("vat_number")); v != "" {
 		args["vat_number"] = v
@@ -264,7 +272,6 @@ func (s *Site) myListingBuy(w http.ResponseWriter, r *http.Request, ps httproute
 	if v := strings.TrimSpace(r.PostFormValue("promo_code")); v != "" {
 		args["promo_code"] = v
 	}
-	keep := func(d *myListingData) { d.Buy = r.PostForm }
 	if r.PostFormValue("action") == "checkout" {
 		var o app.Order
 		if err := s.op(r.Context(), uid, "create_checkout", args, &o); err != nil {
@@ -410,4 +417,14 @@ func (s *Site) myListingMilestoneDelete(w http.ResponseWriter, r *http.Request, 
 		return
 	}
 	done(w, r, "/me/listings/"+ps.ByName("id"), "facts", nil)
+}
+
+// Chosen says whether the buy form had this category selected.
+func (d *myListingData) Chosen(slug string) bool {
+	for _, c := range d.Buy["categories"] {
+		if c == slug {
+			return true
+		}
+	}
+	return false
 }
