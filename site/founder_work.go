@@ -118,6 +118,7 @@ type myListingData struct {
 	Free     *app.FreeLaunch
 	Missing  []ops.FieldError
 	Story    []storyPart
+	Badge    *app.Badges // embed code for the free launch's badge rule
 	// Interview is every question with the person's answer (answers
 	// belong to the person, not the listing).
 	Interview []interviewQ
@@ -164,6 +165,12 @@ func (s *Site) loadMyListing(ctx context.Context, uid int64, id string) (*myList
 	}
 	d.Interview = iv
 	d.Categories = s.loadBuyCategories(ctx, uid)
+	if l.Listing != nil && (l.Status == "draft" || l.Status == "awaiting_badge") {
+		var b app.Badges
+		if err := s.op(ctx, uid, "get_badges", map[string]any{"slug": l.Slug}, &b); err == nil {
+			d.Badge = &b
+		}
+	}
 	var prods app.Products
 	if err := s.op(ctx, uid, "list_products", nil, &prods); err == nil {
 		d.Products = prods.Products

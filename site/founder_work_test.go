@@ -27,7 +27,8 @@ func TestFounderListingPages(t *testing.T) {
 		t.Errorf("another founder edits: %d", pg.status)
 	}
 	pg = owner.get("/me/listings/6")
-	if pg.status != 200 || !strings.Contains(pg.body, "Choose the free launch") || !strings.Contains(pg.body, `id="status">draft`) {
+	if pg.status != 200 || !strings.Contains(pg.body, "Choose the free launch") || !strings.Contains(pg.body, `id="status">draft`) ||
+		!strings.Contains(pg.body, `id="badge-code"`) || !strings.Contains(pg.body, "/badges/") {
 		t.Fatalf("draft listing page: %d", pg.status)
 	}
 	// Facts: the PATCH bounds (tagline 200) and checks (country), value kept on refusal.
