@@ -29,7 +29,7 @@ func (s *Site) op(ctx context.Context, uid int64, opID string, args map[string]a
 	op := s.App.Table.Get(opID)
 	res, err := s.App.Exec.Call(ctx, op, p, args, "", nil)
 	if err != nil {
-		return pathNotFound(op, err)
+		return pathNotFound(op, args, err)
 	}
 	if out == nil {
 		return nil

@@ -239,7 +239,7 @@ func (s *Site) signUp(w http.ResponseWriter, r *http.Request, _ httprouter.Param
 func (s *Site) verify(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
 	d := &formData{Values: map[string]string{}}
 	if _, err := s.people.VerifyEmail(r.Context(), ps.ByName("token")); err != nil {
-		d.Message = "This verification link is not valid or has expired. Sign in to get a new one."
+		d.Message = "This verification link is not valid or has expired. To get a new one, ask for a password reset link on the password reset page: using it confirms your email address too."
 		s.form(w, r, "signin", "Sign in", ops.AsError(err).Code.Status(), d)
 		return
 	}

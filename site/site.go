@@ -155,24 +155,30 @@ func (s *Site) call(ctx context.Context, opID string, args map[string]string, ou
 	}
 	res, err := s.App.Exec.Call(ctx, op, nil, in, "", nil)
 	if err != nil {
-		return pathNotFound(op, err)
+		return pathNotFound(op, in, err)
 	}
 	return json.Unmarshal(res.Body, out)
 }
 
 // pathNotFound turns a malformed path segment (a slug that cannot exist)
 // into a 404: for a page address that is "no such page", not bad input.
-func pathNotFound(op *ops.Operation, err error) error {
+func pathNotFound(op *ops.Operation, args map[string]any, err error) error {
 	e := ops.AsError(err)
 	if e.Code != ops.CodeInvalid || len(e.Fields) == 0 {
 		return err
 	}
 	for _, f := range e.Fields {
-		inPath := false
+		malformed := false
 		for _, p := range op.AllParams() {
-			inPath = inPath || (p.Name == f.Field && p.In == "path")
+			if p.Name == f.Field && p.In == "path" {
+				// Only a value its schema refuses is "no such page"; a
+				// business rule naming the path field (e.g. "the listing
+				// is already live") stays a 400 with its reason.
+				_, errs := ops.Validate(p.Schema, args[p.Name], p.Name)
+				malformed = len(errs) > 0
+			}
 		}
-		if !inPath {
+		if !malformed {
 			return err
 		}
 	}
