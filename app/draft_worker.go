@@ -17,7 +17,7 @@ import (
 
 // Crawler reads a product's website (crawl.Crawler in production).
 type Crawler interface {
-	Crawl(ctx context.Context, startURL string, progress func(done, planned int)) (*crawl.Result, error)
+	Crawl(ctx context.Context, startURL string, progress func(crawl.Progress)) (*crawl.Result, error)
 }
 
 // DraftConfig configures the submit-by-URL pipeline.
@@ -57,9 +57,9 @@ type draftPipeline struct {
 	running  map[int64]int
 	runCap   int
 	wake     chan struct{}
-	progress map[string][2]int // draft id -> pages done, planned
-	inFlight map[string]bool   // queued or running, so the sweep skips them
-	submitMu sync.Mutex        // serialises the submission caps' check and insert
+	progress map[string]crawl.Progress // draft id -> pages done, planned, current, disallowed
+	inFlight map[string]bool           // queued or running, so the sweep skips them
+	submitMu sync.Mutex                // serialises the submission caps' check and insert
 }
 
 // maxQueued bounds the queued jobs; beyond it the sweep re-queues later.
@@ -83,7 +83,7 @@ func (a *App) SetDraftPipeline(c DraftConfig) {
 		c.Budget = DefaultDraftBudget
 	}
 	a.drafts = &draftPipeline{cfg: c, pending: map[int64][]draftJob{}, running: map[int64]int{}, runCap: max(1, c.Workers-1),
-		wake: make(chan struct{}, 1), progress: map[string][2]int{}, inFlight: map[string]bool{}}
+		wake: make(chan struct{}, 1), progress: map[string]crawl.Progress{}, inFlight: map[string]bool{}}
 }
 
 func (a *App) enqueueDraft(j draftJob) {
@@ -247,9 +247,9 @@ func (a *App) ResumeDrafts(ctx context.Context) error {
 	return nil
 }
 
-func (a *App) setProgress(id string, done, planned int) {
+func (a *App) setProgress(id string, p crawl.Progress) {
 	a.drafts.mu.Lock()
-	a.drafts.progress[id] = [2]int{done, planned}
+	a.drafts.progress[id] = p
 	a.drafts.mu.Unlock()
 }
 
@@ -261,7 +261,33 @@ func (a *App) DraftProgress(id string) (done, planned int) {
 	a.drafts.mu.Lock()
 	defer a.drafts.mu.Unlock()
 	p := a.drafts.progress[id]
-	return p[0], p[1]
+	return p.Done, p.Planned
+}
+
+// DraftCrawl is what the founder's draft page shows of a crawl: the page
+// being read now (only while it runs) and the planned pages robots.txt did
+// not allow (live while it runs, then as stored with the pages read).
+// The caller has checked that the person may see the draft.
+type DraftCrawl struct {
+	Current    string   `json:"current_page"`
+	Disallowed []string `json:"robots_disallowed"`
+}
+
+// DraftCrawlDetail reports the crawl detail of a draft.
+func (a *App) DraftCrawlDetail(ctx context.Context, id string) DraftCrawl {
+	if a.drafts != nil {
+		a.drafts.mu.Lock()
+		p, ok := a.drafts.progress[id]
+		a.drafts.mu.Unlock()
+		if ok {
+			return DraftCrawl{Current: p.Current, Disallowed: append([]string{}, p.Disallowed...)}
+		}
+	}
+	out := DraftCrawl{Disallowed: []string{}}
+	if r, err := loadDraft(ctx, a.DB.R, id); err == nil && r.data.RobotsDisallowed != nil {
+		out.Disallowed = r.data.RobotsDisallowed
+	}
+	return out
 }
 
 // safeDraftJob runs a job; a panic (hostile HTML can reach parser bugs)
@@ -301,7 +327,7 @@ func (a *App) draftJobWithin(ctx, jctx context.Context, j draftJob) {
 	}
 	pages := r.pages
 	if len(j.regenerate) == 0 || len(pages) == 0 {
-		res, err := a.drafts.cfg.Crawler.Crawl(jctx, r.url, func(done, planned int) { a.setProgress(r.id, done, planned) })
+		res, err := a.drafts.cfg.Crawler.Crawl(jctx, r.url, func(p crawl.Progress) { a.setProgress(r.id, p) })
 		if jctx.Err() != nil {
 			return // over budget (failed by the caller) or shutting down
 		}
@@ -310,7 +336,7 @@ func (a *App) draftJobWithin(ctx, jctx context.Context, j draftJob) {
 			return
 		}
 		pages = res.Pages
-		if err := a.setDraftPages(ctx, r.id, pages); err != nil {
+		if err := a.setDraftPages(ctx, r.id, pages, res.Disallowed); err != nil {
 			a.Log.Error("draft pages", "draft", r.id, "err", err)
 			a.failDraft(ctx, r.id, &crawl.FetchError{Kind: "internal", Message: "could not store the pages read; submit the URL again"})
 			return
@@ -340,9 +366,13 @@ func (a *App) draftJobWithin(ctx, jctx context.Context, j draftJob) {
 	}
 }
 
-func (a *App) setDraftPages(ctx context.Context, id string, pages []crawl.Page) error {
-	_, err := a.DB.W.ExecContext(ctx, `UPDATE drafts SET pages = ?, status = 'drafting', updated_at = ? WHERE id = ? AND status IN ('crawling','drafting')`,
-		db.EncodeJSON(pages), a.Now().UTC().Format(time.RFC3339Nano), id)
+func (a *App) setDraftPages(ctx context.Context, id string, pages []crawl.Page, disallowed []string) error {
+	if disallowed == nil {
+		disallowed = []string{}
+	}
+	_, err := a.DB.W.ExecContext(ctx, `UPDATE drafts SET pages = ?, status = 'drafting', updated_at = ?,
+		data = json_set(data, '$.robots_disallowed', json(?)) WHERE id = ? AND status IN ('crawling','drafting')`,
+		db.EncodeJSON(pages), a.Now().UTC().Format(time.RFC3339Nano), db.EncodeJSON(disallowed), id)
 	return err
 }
 

@@ -104,6 +104,9 @@ type draftData struct {
 	CompetitorURL  string                      `json:"competitor_url"`
 	SEO            map[string]string           `json:"seo"`
 	Dropped        []string                    `json:"dropped_by_guard"`
+	// RobotsDisallowed are the planned pages robots.txt did not allow
+	// (the founder's draft page shows them).
+	RobotsDisallowed []string `json:"robots_disallowed,omitempty"`
 }
 
 func newDraftData() *draftData {

@@ -25,6 +25,17 @@ type Result struct {
 	StartURL, FinalURL         string
 	Pages                      []Page
 	RobotsFetches, PageFetches int
+	// Disallowed are the planned pages robots.txt did not allow.
+	Disallowed []string
+}
+
+// Progress is what a running crawl reports: pages read and planned, the
+// page being read now ("" between pages) and the planned pages robots.txt
+// did not allow (every page read was allowed).
+type Progress struct {
+	Done, Planned int
+	Current       string
+	Disallowed    []string
 }
 
 // Crawler reads product websites politely. It is safe for concurrent use and
@@ -71,8 +82,9 @@ var errOffSite = errors.New("redirect leaves the site")
 // Crawl reads the homepage plus the pages a profile needs (about, pricing,
 // features, faq, team, contact, blog/changelog) found from homepage links and
 // sitemap.xml, at most MaxPages pages, same host and its www. variant only.
-// progress, if not nil, is called after each page. Errors are *FetchError.
-func (c *Crawler) Crawl(ctx context.Context, startURL string, progress func(done, planned int)) (*Result, error) {
+// progress, if not nil, is called before and after each page (the
+// homepage and planning are not reported). Errors are *FetchError.
+func (c *Crawler) Crawl(ctx context.Context, startURL string, progress func(Progress)) (*Result, error) {
 	norm, err := ValidateSubmitURL(startURL)
 	if err != nil {
 		return nil, badURL("The website address is not valid: " + err.Error() + ".")
@@ -89,24 +101,31 @@ func (c *Crawler) Crawl(ctx context.Context, startURL string, progress func(done
 	plan := s.plan(ctx, doc, final, scope)
 	res.Pages = append(res.Pages, s.extra...)
 	planned := len(res.Pages) + len(plan)
-	report := func() {
+	var disallowed []string
+	report := func(current string) {
 		if progress != nil {
-			progress(len(res.Pages), planned)
+			progress(Progress{Done: len(res.Pages), Planned: planned, Current: current, Disallowed: append([]string(nil), disallowed...)})
 		}
 	}
-	report()
+	report("")
 	for _, target := range plan {
 		if ctx.Err() != nil {
 			break
 		}
-		if p := s.fetchSubpage(ctx, target, scope); p != nil {
+		report(target.String())
+		p, err := s.fetchSubpage(ctx, target, scope)
+		if p != nil {
 			res.Pages = append(res.Pages, *p)
 		} else {
 			planned-- // a skipped page is no longer part of the plan
+			var fe *FetchError
+			if errors.As(err, &fe) && fe.Kind == "robots_disallowed" {
+				disallowed = append(disallowed, target.String())
+			}
 		}
-		report()
+		report("")
 	}
-	res.RobotsFetches, res.PageFetches = s.robotsN, s.requests
+	res.RobotsFetches, res.PageFetches, res.Disallowed = s.robotsN, s.requests, disallowed
 	return res, nil
 }
 
@@ -129,17 +148,21 @@ func (s *session) fetchHome(ctx context.Context, start *url.URL) (*Page, *goquer
 	return page, doc, nil
 }
 
-// fetchSubpage reads one planned page; failures just skip the page.
-func (s *session) fetchSubpage(ctx context.Context, u *url.URL, scope *siteScope) *Page {
+// fetchSubpage reads one planned page; failures just skip the page (the
+// error says why, when a request was refused).
+func (s *session) fetchSubpage(ctx context.Context, u *url.URL, scope *siteScope) (*Page, error) {
 	resp, err := s.get(ctx, u, true, s.c.opts.MaxBytes, scope, false)
-	if err != nil || resp.status < 200 || resp.status > 299 || !isHTMLType(resp.contentType) {
-		return nil
+	if err != nil {
+		return nil, err
+	}
+	if resp.status < 200 || resp.status > 299 || !isHTMLType(resp.contentType) {
+		return nil, nil
 	}
 	page, _, err := buildPage(resp)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
-	return page
+	return page, nil
 }
 
 // FetchPage fetches one URL through the guarded client (size capped, charset

@@ -28,7 +28,13 @@ func pagePaths(res *Result) []string {
 func TestCrawlAcmePlansPagesFromLinksAndSitemap(t *testing.T) {
 	s := serveSite(t, "acme-analytics", nil)
 	var calls [][2]int
-	res, err := testCrawler().Crawl(t.Context(), s.URL, func(done, planned int) { calls = append(calls, [2]int{done, planned}) })
+	var reports []Progress
+	res, err := testCrawler().Crawl(t.Context(), s.URL, func(p Progress) {
+		reports = append(reports, p)
+		if p.Current == "" {
+			calls = append(calls, [2]int{p.Done, p.Planned})
+		}
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,6 +55,22 @@ func TestCrawlAcmePlansPagesFromLinksAndSitemap(t *testing.T) {
 	last := calls[len(calls)-1]
 	if calls[0] != [2]int{1, 9} || last != [2]int{len(res.Pages), len(res.Pages)} {
 		t.Errorf("progress calls %v", calls) // the disallowed /blog/ leaves the plan
+	}
+	// Before each planned page its address is reported; robots decisions follow.
+	var current []string
+	for _, p := range reports {
+		if p.Current != "" {
+			current = append(current, strings.TrimPrefix(p.Current, s.URL))
+		}
+	}
+	if len(current) != 8 || current[0] != "/about" {
+		t.Errorf("current pages %v", current)
+	}
+	if d := reports[len(reports)-1].Disallowed; len(d) != 1 || d[0] != s.URL+"/blog/" {
+		t.Errorf("disallowed %v", d)
+	}
+	if len(reports[0].Disallowed) != 0 {
+		t.Errorf("first report disallowed %v", reports[0].Disallowed)
 	}
 	home := res.Pages[0]
 	if home.Title != "Acme Analytics — Privacy-first product analytics" {

@@ -137,7 +137,7 @@ func (s *session) plan(ctx context.Context, doc *goquery.Document, home *url.URL
 	if !hasKind(cands, "about") || !hasKind(cands, "pricing") {
 		if alt := hreflangAlternate(doc, home, scope); alt != nil && !seen[pageKey(alt)] {
 			seen[pageKey(alt)] = true
-			if p := s.fetchSubpage(ctx, alt, scope); p != nil {
+			if p, _ := s.fetchSubpage(ctx, alt, scope); p != nil {
 				s.extra = append(s.extra, *p)
 				if altDoc, err := goquery.NewDocumentFromReader(bytes.NewReader(p.HTML)); err == nil {
 					base, _ := url.Parse(p.URL)

@@ -184,7 +184,11 @@ func TestRobotsCrawlDelay(t *testing.T) {
 		w.Write([]byte("User-agent: *\nCrawl-delay: 0.05\n"))
 	}
 	c := New(Options{AllowPrivate: true, MaxPages: 4, MaxCrawlDelay: time.Second})
-	res, err := c.Crawl(t.Context(), s.URL+"/", func(done, planned int) { times = append(times, time.Now()) })
+	res, err := c.Crawl(t.Context(), s.URL+"/", func(p Progress) {
+		if p.Current == "" {
+			times = append(times, time.Now())
+		}
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -86,7 +86,8 @@ type myDraftData struct {
 	// CompanySocials and FounderSocials (the primary founder's) are the
 	// social link forms.
 	CompanySocials, FounderSocials []socialLink
-	Working                        bool // crawling or drafting
+	Working                        bool
+	Crawl                          app.DraftCrawl // current page, robots decisions // crawling or drafting
 	Read                           int
 	Planned                        int
 }
@@ -98,6 +99,7 @@ func (s *Site) loadDraft(r *http.Request, uid int64, id string) (*myDraftData, e
 	}
 	out := &myDraftData{D: &d, Working: d.Status == "crawling" || d.Status == "drafting"}
 	out.Read, out.Planned = s.App.DraftProgress(d.ID)
+	out.Crawl = s.App.DraftCrawlDetail(r.Context(), d.ID)
 	if !out.Working || out.Read < len(d.PagesRead) {
 		out.Read = len(d.PagesRead) // the worker's counter ends with the job
 	}
@@ -244,7 +246,7 @@ func (s *Site) myDraftProgress(w http.ResponseWriter, r *http.Request, ps httpro
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	json.NewEncoder(w).Encode(map[string]any{"status": d.D.Status, "pages_read": d.Read, "pages_planned": d.Planned,
-		"pages": d.D.PagesRead})
+		"pages": d.D.PagesRead, "current_page": d.Crawl.Current, "robots_disallowed": d.Crawl.Disallowed})
 }
 
 // myDraftField edits one field: save the typed value, lock, restore or

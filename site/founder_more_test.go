@@ -1,9 +1,13 @@
 package site_test
 
 import (
+	"encoding/json"
+	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"launchdir/apitest"
 	"launchdir/testsite"
@@ -169,5 +173,61 @@ func TestFounderBuysExtraCategoriesAndBillboard(t *testing.T) {
 	}
 	if n := count(t, e.Env, `SELECT count(*) FROM orders WHERE status = 'pending'`); n != 2 {
 		t.Errorf("pending orders: %d", n)
+	}
+}
+
+func TestFounderDraftProgressShowsCurrentPageAndRobots(t *testing.T) {
+	e := newAreaEnvWith(t, apitest.Options{Fixture: true, Background: true})
+	site := testsite.Serve(t, "acme-analytics", nil) // robots.txt disallows /blog/, which the homepage links
+	release := make(chan struct{})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(free)
+	site.Overrides["/pricing"] = func(w http.ResponseWriter, r *http.Request) {
+		<-release // hold the crawl on this page while the test looks
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<html><head><title>Pricing</title></head><body><h1>Pricing</h1><p>Free for ever.</p></body></html>"))
+	}
+	owner := e.as(1)
+	pg := owner.post("/me/drafts", "/me/drafts", url.Values{"url": {site.URL + "/"}})
+	id := strings.TrimPrefix(pg.loc, "/me/drafts/")
+	deadline := time.Now().Add(time.Minute)
+	for {
+		pg := owner.get("/me/drafts/" + id + "/progress")
+		var m map[string]any
+		if err := json.Unmarshal([]byte(pg.body), &m); err != nil {
+			t.Fatalf("progress: %d %s", pg.status, pg.body)
+		}
+		if m["current_page"] == site.URL+"/pricing" {
+			if m["status"] != "crawling" || m["pages_read"].(float64) < 1 {
+				t.Fatalf("while reading /pricing: %v", m)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("never reported /pricing as current: %v", m)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// A reload shows the same: the page being read now.
+	if pg := owner.get("/me/drafts/" + id); !strings.Contains(pg.body, `<span data-current>`+site.URL+`/pricing</span>`) {
+		t.Fatalf("draft page while reading: %s", pg.body)
+	}
+	free()
+	m := waitDraft(t, owner, id)
+	dis, _ := m["robots_disallowed"].([]any)
+	if m["status"] != "ready" || len(dis) != 1 || dis[0] != site.URL+"/blog/" || m["current_page"] != "" {
+		t.Fatalf("after the crawl: %v", m)
+	}
+	if site.Count("/blog/") != 0 {
+		t.Fatal("read a disallowed page")
+	}
+	// Kept with the draft: the page shows the robots decision after the crawl.
+	pg = owner.get("/me/drafts/" + id)
+	if !strings.Contains(pg.body, "not allowed, so not read: "+site.URL+"/blog/") || strings.Contains(pg.body, "data-current") {
+		t.Fatalf("draft page after: %s", pg.body)
+	}
+	if pg := e.as(2).get("/me/drafts/" + id + "/progress"); pg.status != 404 {
+		t.Fatalf("another's progress: %d", pg.status)
 	}
 }

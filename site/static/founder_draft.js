@@ -1,5 +1,5 @@
 // Draft progress: while the site is read, poll the draft's progress address
-// and show the pages read; reload when the draft is ready or failed. The page
+// and show the pages read, the page being read and robots decisions; reload when the draft is ready or failed. The page
 // itself shows the same state on a reload, so nothing is lost.
 (function () {
   var box = document.getElementById("progress");
@@ -10,6 +10,9 @@
       if (p.status !== "crawling" && p.status !== "drafting") { location.reload(); return; }
       var t = p.status + ": " + p.pages_read + " of about " + Math.max(p.pages_planned, p.pages_read) + " pages read";
       box.querySelector("[data-text]").textContent = t;
+      box.querySelector("[data-current]").textContent = p.current_page || "—";
+      var d = document.querySelector("[data-disallowed]");
+      if (d) d.textContent = (p.robots_disallowed && p.robots_disallowed.length) ? "not allowed, so not read: " + p.robots_disallowed.join(", ") : "no planned page was disallowed";
       setTimeout(tick, 1000);
     }).catch(function () { setTimeout(tick, 3000); });
   }
