@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -198,6 +199,20 @@ func (s *Site) failed(w http.ResponseWriter, r *http.Request, name, title string
 		d.Errors[f.Field] = f.Message
 	}
 	d.Message = e.Detail
+	if len(e.Fields) > 0 {
+		// Each message also sits beside its field; the summary reads as
+		// prose, without the API's "field: " prefixes.
+		var msgs []string
+		for _, f := range e.Fields {
+			if !slices.Contains(msgs, f.Message) {
+				msgs = append(msgs, f.Message)
+			}
+		}
+		d.Message = strings.Join(msgs, "; ")
+		if d.Message != "" {
+			d.Message = strings.ToUpper(d.Message[:1]) + d.Message[1:] + "."
+		}
+	}
 	if e.Code == ops.CodeRateLimited {
 		secs := int(e.RetryAfter.Seconds() + 0.999)
 		w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))

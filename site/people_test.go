@@ -176,8 +176,8 @@ func TestAccountPages(t *testing.T) {
 	}
 	// Wrong password: refused on the page; right one: a session cookie.
 	p.get("/signin")
-	if r := p.post("/signin", url.Values{"email": {"ada@example.com"}, "password": {"wrong password!!"}}); r.status < 400 || !strings.Contains(r.body, `class="error"`) {
-		t.Errorf("wrong password: %d", r.status)
+	if r := p.post("/signin", url.Values{"email": {"ada@example.com"}, "password": {"wrong password!!"}}); r.status < 400 || !strings.Contains(r.body, `class="error"`) || strings.Contains(r.body, "password: ") {
+		t.Errorf("wrong password (a message for people, no field prefix): %d", r.status)
 	}
 	r = p.post("/signin", url.Values{"email": {"ada@example.com"}, "password": {"correct horse battery"}, "next": {"/following"}})
 	if r.status != 303 || r.header.Get("Location") != "/following" {
