@@ -36,3 +36,17 @@ func TestListingLinksResolve(t *testing.T) {
 		t.Fatalf("site name setting not on the page: %.300s", r.Body)
 	}
 }
+
+// Page numbers outside the API's bounds are a 400 page naming the field.
+func TestPageParamBounds(t *testing.T) {
+	e := newEnv(t)
+	slug := firstSlug(t, e, "/api/v1/listings")
+	for _, c := range []struct {
+		q    string
+		want int
+	}{{"", 200}, {"?page=1", 200}, {"?page=1000", 200}, {"?page=0", 400}, {"?page=1001", 400}, {"?page=abc", 400}} {
+		if r := e.Do("GET", "/listings/"+slug+"/reviews"+c.q, nil); r.Status != c.want {
+			t.Errorf("reviews%s: %d, want %d", c.q, r.Status, c.want)
+		}
+	}
+}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
+
 	"strings"
 	"sync"
 	"time"
@@ -203,9 +203,10 @@ func (s *Site) reviews(w http.ResponseWriter, r *http.Request, ps httprouter.Par
 		s.errorPage(w, r, err)
 		return
 	}
-	page, err := strconv.Atoi(r.URL.Query().Get("page"))
-	if err != nil || page < 1 {
-		page = 1
+	page, err := pageParam(r)
+	if err != nil {
+		s.errorPage(w, r, err)
+		return
 	}
 	list, err := s.people.ListingReviews(r.Context(), slug, page, 24)
 	if err != nil {

@@ -410,9 +410,10 @@ func (s *Site) following(w http.ResponseWriter, r *http.Request, _ httprouter.Pa
 	if p == nil {
 		return
 	}
-	page, err := strconv.Atoi(r.URL.Query().Get("page"))
-	if err != nil || page < 1 {
-		page = 1
+	page, err := pageParam(r)
+	if err != nil {
+		s.errorPage(w, r, err)
+		return
 	}
 	list, err := s.people.Following(r.Context(), p.ID, page, 24)
 	if err != nil {

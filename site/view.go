@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"launchdir/db"
+	"launchdir/ops"
 
 	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark"
@@ -201,4 +204,18 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// pageParam reads the optional page query parameter with the API's bounds
+// (1..1000): a bad value is a 400 page naming the field, not page 1.
+func pageParam(r *http.Request) (int, error) {
+	v := r.URL.Query().Get("page")
+	if v == "" {
+		return 1, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > 1000 {
+		return 0, ops.Invalid("page", "must be an integer from 1 to 1000")
+	}
+	return n, nil
 }
