@@ -45,6 +45,7 @@ type siteTruth struct {
 	Founders   []string
 	FAQs       []string
 	Features   []string
+	USPs       []string
 	Categories []string
 	Planted    []string
 	hasF       map[string]bool
@@ -61,7 +62,7 @@ func loadTruth(t *testing.T, dir, base string) *siteTruth {
 		t.Fatalf("%s: %v", dir, err)
 	}
 	tr := &siteTruth{Fields: map[string]*string{}, hasF: map[string]bool{}}
-	lists := map[string]*[]string{"founders": &tr.Founders, "faqs": &tr.FAQs, "features": &tr.Features, "categories": &tr.Categories, "planted": &tr.Planted}
+	lists := map[string]*[]string{"founders": &tr.Founders, "faqs": &tr.FAQs, "features": &tr.Features, "usps": &tr.USPs, "categories": &tr.Categories, "planted": &tr.Planted}
 	for k, v := range raw {
 		tr.hasF[k] = true
 		if l, ok := lists[k]; ok {
@@ -193,6 +194,10 @@ func scoreSite(name string, tr *siteTruth, p *Profile) *siteScore {
 	if tr.hasF["features"] {
 		feats, _ := asStrings(p.Fields["features"].Value)
 		s.scoreList("features", tr.Features, feats, true)
+	}
+	if tr.hasF["usps"] {
+		usps, _ := asStrings(p.Fields["usps"].Value)
+		s.scoreList("usps", tr.USPs, usps, true)
 	}
 	cats, _ := asStrings(p.Fields["categories"].Value)
 	s.catFilled = len(cats) > 0
