@@ -23,6 +23,7 @@ func extractLists(b *builder, pages []*pageInfo) {
 	items, evs = collectUnderHeadings(ordered, uspHeading)
 	b.setList("usps", items, evs)
 	extractKeywords(b, pages[0])
+	productTags(b)
 }
 
 // featureListLD reads schema.org featureList (an array, or one string
@@ -190,6 +191,71 @@ func splitKeywords(s string) []string {
 		if k != "" && runeLen(k) <= MaxItemLen && !seen[strings.ToLower(k)] {
 			seen[strings.ToLower(k)] = true
 			out = append(out, k)
+		}
+	}
+	return out
+}
+
+var (
+	// "<what it is> for <audience>" in a tagline.
+	whatForRe = regexp.MustCompile(`(?i)^(.{3,60}?) (?:for|für|pour|para) \S`)
+	// "<Name> is a <what it is>[: , that …]" in a description.
+	whatIsRe    = regexp.MustCompile(`(?i)^\S+(?: \S+)? (?:is|ist|est|es) (?:an? |the |eine?r? |die |der |das |une? |una? |la |le |el )?([^:,.;]{3,60}?)(?:[:,.;]| that | for | für | pour | para | con | with | connecting |$)`)
+	leadArticle = regexp.MustCompile(`(?i)^(?:the|an?|die|der|das|eine?|le|la|les|une?|el|una?) `)
+	prepTail    = regexp.MustCompile(`(?i) (?:on|in|per|auf|en|sur) .*$`)
+	andSplit    = regexp.MustCompile(`(?i) (?:and|und|et|y) `)
+	notWhat     = regexp.MustCompile(`(?i)^(?:one|every|your|our|never|find|tu|vos|votre|ihr|fast) |\d`)
+)
+
+// productTags derives tags from what the product says it is: the head of
+// its tagline ("Email marketing for shops") and of its description
+// ("Helpwise is help desk software: …"), each with the source's evidence.
+func productTags(b *builder) {
+	if b.has("tags") {
+		return
+	}
+	var tags []string
+	var evs []Evidence
+	seen := map[string]bool{}
+	add := func(key string, re *regexp.Regexp) {
+		v, ok := b.p.Fields[key]
+		s, _ := v.Value.(string)
+		m := re.FindStringSubmatch(strings.TrimSpace(s))
+		if !ok || m == nil {
+			return
+		}
+		for _, t := range andSplit.Split(prepTail.ReplaceAllString(leadArticle.ReplaceAllString(strings.TrimSpace(m[1]), ""), ""), -1) {
+			t = strings.TrimSpace(t)
+			if n := len(strings.Fields(t)); n == 0 || n > 4 || notWhat.MatchString(t+" ") || seen[foldText(t)] || looksLikeInjection(t) {
+				continue
+			}
+			seen[foldText(t)] = true
+			tags = append(tags, t)
+			evs = append(evs, v.Evidence...)
+		}
+	}
+	add("tagline", whatForRe)
+	add("short_description", whatIsRe)
+	tags = dropLonger(tags)
+	if len(tags) > 8 {
+		tags = tags[:8]
+	}
+	b.setList("tags", tags, evs)
+}
+
+// dropLonger keeps "help desk" and drops "help desk software": one tag per
+// thing.
+func dropLonger(tags []string) []string {
+	var out []string
+	for i, t := range tags {
+		dup := false
+		for j, u := range tags {
+			if i != j && len(u) < len(t) && strings.Contains(foldText(t), foldText(u)) {
+				dup = true
+			}
+		}
+		if !dup {
+			out = append(out, t)
 		}
 	}
 	return out

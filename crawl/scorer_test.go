@@ -46,6 +46,8 @@ type siteTruth struct {
 	FAQs       []string
 	Features   []string
 	USPs       []string
+	Tags       []string
+	Keywords   []string
 	Categories []string
 	Planted    []string
 	hasF       map[string]bool
@@ -62,7 +64,7 @@ func loadTruth(t *testing.T, dir, base string) *siteTruth {
 		t.Fatalf("%s: %v", dir, err)
 	}
 	tr := &siteTruth{Fields: map[string]*string{}, hasF: map[string]bool{}}
-	lists := map[string]*[]string{"founders": &tr.Founders, "faqs": &tr.FAQs, "features": &tr.Features, "usps": &tr.USPs, "categories": &tr.Categories, "planted": &tr.Planted}
+	lists := map[string]*[]string{"founders": &tr.Founders, "faqs": &tr.FAQs, "features": &tr.Features, "usps": &tr.USPs, "tags": &tr.Tags, "keywords": &tr.Keywords, "categories": &tr.Categories, "planted": &tr.Planted}
 	for k, v := range raw {
 		tr.hasF[k] = true
 		if l, ok := lists[k]; ok {
@@ -195,9 +197,11 @@ func scoreSite(name string, tr *siteTruth, p *Profile) *siteScore {
 		feats, _ := asStrings(p.Fields["features"].Value)
 		s.scoreList("features", tr.Features, feats, true)
 	}
-	if tr.hasF["usps"] {
-		usps, _ := asStrings(p.Fields["usps"].Value)
-		s.scoreList("usps", tr.USPs, usps, true)
+	for k, want := range map[string][]string{"usps": tr.USPs, "tags": tr.Tags, "keywords": tr.Keywords} {
+		if tr.hasF[k] {
+			got, _ := asStrings(p.Fields[k].Value)
+			s.scoreList(k, want, got, true)
+		}
 	}
 	cats, _ := asStrings(p.Fields["categories"].Value)
 	s.catFilled = len(cats) > 0
