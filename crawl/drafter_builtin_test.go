@@ -164,7 +164,8 @@ func TestBuiltinTasklane(t *testing.T) {
 			t.Errorf("social %s missing", k)
 		}
 	}
-	wantAbsent(t, p, "demo_video_url", "keywords", "tags")
+	wantField(t, p, "tags", []string{"Kanban boards"}, "Kanban boards for remote teams", home) // what it is, from its tagline
+	wantAbsent(t, p, "demo_video_url", "keywords")
 }
 
 func TestBuiltinLatin1(t *testing.T) {
