@@ -176,14 +176,20 @@ func (a *App) CreateAPIKey(ctx context.Context, email, name string, scopes []str
 
 // ListAPIKeys lists keys (all, or one user's by email).
 func (a *App) ListAPIKeys(ctx context.Context, email string) ([]APIKey, error) {
+	return a.queryAPIKeys(ctx, `? = '' OR u.email = ? ORDER BY k.id`, email, email)
+}
+
+// queryAPIKeys reads keys with their owner's email; where is the WHERE
+// clause (with its ORDER BY) of the CLI and founder-area lists.
+func (a *App) queryAPIKeys(ctx context.Context, where string, args ...any) ([]APIKey, error) {
 	rows, err := a.DB.R.QueryContext(ctx, `SELECT k.id, k.user_id, u.email, k.name, k.prefix, k.scopes, k.created_at,
 		coalesce(k.last_used_at,''), coalesce(k.revoked_at,'') FROM api_keys k JOIN users u ON u.id = k.user_id
-		WHERE ? = '' OR u.email = ? ORDER BY k.id`, email, email)
+		WHERE `+where, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []APIKey
+	out := []APIKey{}
 	for rows.Next() {
 		var k APIKey
 		var scopes string

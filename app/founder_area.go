@@ -60,24 +60,7 @@ func (a *App) CreateUserAPIKey(ctx context.Context, userID int64, name string, s
 
 // UserAPIKeys lists a person's keys, active first, newest first.
 func (a *App) UserAPIKeys(ctx context.Context, userID int64) ([]APIKey, error) {
-	rows, err := a.DB.R.QueryContext(ctx, `SELECT k.id, k.user_id, u.email, k.name, k.prefix, k.scopes, k.created_at,
-		coalesce(k.last_used_at,''), coalesce(k.revoked_at,'') FROM api_keys k JOIN users u ON u.id = k.user_id
-		WHERE k.user_id = ? ORDER BY k.revoked_at IS NOT NULL, k.id DESC`, userID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []APIKey{}
-	for rows.Next() {
-		var k APIKey
-		var scopes string
-		if err := rows.Scan(&k.ID, &k.UserID, &k.Email, &k.Name, &k.Prefix, &scopes, &k.CreatedAt, &k.LastUsedAt, &k.RevokedAt); err != nil {
-			return nil, err
-		}
-		k.Scopes = strings.Fields(scopes)
-		out = append(out, k)
-	}
-	return out, rows.Err()
+	return a.queryAPIKeys(ctx, `k.user_id = ? ORDER BY k.revoked_at IS NOT NULL, k.id DESC`, userID)
 }
 
 // RevokeUserAPIKey revokes one of the person's keys at once.
