@@ -160,18 +160,24 @@ func (a *App) CreateAPIKey(ctx context.Context, email, name string, scopes []str
 			return err
 		}
 		k.UserID = u.ID
-		res, err := tx.ExecContext(ctx, `INSERT INTO api_keys(user_id, name, prefix, hash, scopes, created_at) VALUES(?,?,?,?,?,?)`,
-			u.ID, name, k.Prefix, HashSecret(secret), strings.Join(scopes, " "), k.CreatedAt)
-		if err != nil {
-			return err
-		}
-		k.ID, err = res.LastInsertId()
-		return err
+		return insertAPIKey(ctx, tx, k, secret)
 	})
 	if err != nil {
 		return "", nil, err
 	}
 	return secret, k, nil
+}
+
+// insertAPIKey stores k (user, name, prefix, scopes, created) with only the
+// hash of secret, and sets k.ID.
+func insertAPIKey(ctx context.Context, tx *sql.Tx, k *APIKey, secret string) error {
+	res, err := tx.ExecContext(ctx, `INSERT INTO api_keys(user_id, name, prefix, hash, scopes, created_at) VALUES(?,?,?,?,?,?)`,
+		k.UserID, k.Name, k.Prefix, HashSecret(secret), strings.Join(k.Scopes, " "), k.CreatedAt)
+	if err != nil {
+		return err
+	}
+	k.ID, err = res.LastInsertId()
+	return err
 }
 
 // ListAPIKeys lists keys (all, or one user's by email).

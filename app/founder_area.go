@@ -44,13 +44,7 @@ func (a *App) CreateUserAPIKey(ctx context.Context, userID int64, name string, s
 		if active >= maxActiveAPIKeys {
 			return ops.Invalid("name", "you have %d active keys, the most allowed; revoke one first", maxActiveAPIKeys)
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO api_keys(user_id, name, prefix, hash, scopes, created_at) VALUES(?,?,?,?,?,?)`,
-			userID, name, k.Prefix, HashSecret(secret), strings.Join(parsed, " "), k.CreatedAt)
-		if err != nil {
-			return err
-		}
-		k.ID, err = res.LastInsertId()
-		return err
+		return insertAPIKey(ctx, tx, k, secret)
 	})
 	if err != nil {
 		return "", nil, err

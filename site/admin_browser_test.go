@@ -14,24 +14,7 @@ import (
 
 // areaBrowserCtx is browserCtx with room for a loaded machine: the founder
 // journey crawls a site and pays, many steps in one browser.
-func areaBrowserCtx(t *testing.T) context.Context {
-	t.Helper()
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromium(t)), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.WindowSize(1280, 900), chromedp.UserDataDir(t.TempDir()),
-	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelC := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 5*time.Minute)
-	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("start chromium: %v", err)
-	}
-	return ctx
-}
+func areaBrowserCtx(t *testing.T) context.Context { return browserCtxFor(t, 5*time.Minute) }
 
 // signInBrowser gives the browser the person's session cookie.
 func signInBrowser(t *testing.T, ctx context.Context, e *areaEnv, userID int64) {

@@ -33,8 +33,13 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
-// browserCtx starts headless chromium for one test.
-func browserCtx(t *testing.T) context.Context {
+// browserCtx starts headless chromium for one test; a loaded 2-core CI
+// machine is slow, hence the generous limit.
+func browserCtx(t *testing.T) context.Context { return browserCtxFor(t, 4*time.Minute) }
+
+// browserCtxFor starts headless chromium with the flags a closed network
+// needs, stopped after timeout or at the test's end.
+func browserCtxFor(t *testing.T, timeout time.Duration) context.Context {
 	t.Helper()
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromium(t)), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
@@ -45,7 +50,7 @@ func browserCtx(t *testing.T) context.Context {
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 4*time.Minute) // a loaded 2-core CI machine is slow
+	ctx, cancelT := context.WithTimeout(ctx, timeout)
 	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
 	if err := chromedp.Do(ctx); err != nil { // start the browser now
 		t.Fatalf("start chromium: %v", err)
