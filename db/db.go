@@ -30,6 +30,8 @@ type DB struct {
 
 	counts countCache
 	rc     readCache
+	rstmts stmtCache      // prepared on the read pool (stmts.go)
+	wstmts stmtCache      // prepared on the writer
 	bg     sync.WaitGroup // start-up work left running (analyzeIfMissing)
 }
 
@@ -149,6 +151,8 @@ func (d *DB) analyzeIfMissing(ctx context.Context) error {
 func (d *DB) Close() error {
 	d.bg.Wait()
 	var errs []error
+	d.rstmts.close()
+	d.wstmts.close()
 	if d.R != nil {
 		errs = append(errs, d.R.Close())
 	}
@@ -175,6 +179,7 @@ func (d *DB) Tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	}
 	err = tx.Commit()
 	d.rc.gen.Add(1) // the commit is visible now (see readcache.go)
+	d.wstmts.prepareWanted(ctx, d.W)
 	return mapErr(err)
 }
 
