@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -43,13 +44,23 @@ func benchSetup(b *testing.B) *apitest.Env {
 		if err != nil {
 			b.Fatal(err)
 		}
+		// BENCH_DB=file runs the benchmarks on a copy of a seeded file
+		// (e.g. `launchdir seed -listings 100000`) instead of 20k listings.
+		src := os.Getenv("BENCH_DB")
+		if src != "" {
+			if err := copyFile(src, filepath.Join(dir, "test.db")); err != nil {
+				b.Fatal(err)
+			}
+		}
 		e := apitest.New(keepTB{TB: b, dir: dir}, apitest.Options{})
 		ctx := context.Background()
-		if err := demo.Seed(ctx, e.DB, benchListings, 1, apitest.Now); err != nil {
-			b.Fatal(err)
-		}
-		if err := e.DB.Analyze(ctx); err != nil {
-			b.Fatal(err)
+		if src == "" {
+			if err := demo.Seed(ctx, e.DB, benchListings, 1, apitest.Now); err != nil {
+				b.Fatal(err)
+			}
+			if err := e.DB.Analyze(ctx); err != nil {
+				b.Fatal(err)
+			}
 		}
 		rows, _ := e.DB.R.Query(`SELECT slug FROM listings WHERE status = 'live' ORDER BY id LIMIT 200`)
 		for rows.Next() {
@@ -138,4 +149,21 @@ func BenchmarkOwnerPatch(b *testing.B) {
 			}
 		}
 	})
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
