@@ -32,6 +32,7 @@ type DB struct {
 	rc     readCache
 	rstmts stmtCache      // prepared on the read pool (stmts.go)
 	wstmts stmtCache      // prepared on the writer
+	group  groupQueue     // edits waiting for a group commit (group.go)
 	bg     sync.WaitGroup // start-up work left running (analyzeIfMissing)
 }
 

@@ -111,10 +111,31 @@ func (c *stmtCache) close() {
 }
 
 // Querier runs queries as cached prepared statements on the read pool or
-// inside a write transaction (see Prepared).
+// inside a write transaction (see Prepared), without watching the context
+// for cancellation: they are bounded lookups of one listing, and a
+// cancellable context costs two goroutines per statement (database/sql's
+// and the driver's watchers), a dozen per profile.
 type Querier struct {
-	d  *DB
-	tx *sql.Tx // nil: the read pool
+	d    *DB
+	tx   *sql.Tx // nil: the read pool
+	read bool    // tx is a read transaction on the read pool (ReadTx)
+}
+
+// ReadTx runs fn's queries in one read transaction on the read pool. A
+// profile is a dozen queries; each on its own would start a read
+// transaction of its own (a WAL index lock each, and after any commit a
+// page cache emptied each), and they could see different commits. Like all
+// Querier statements they are not cancelled with ctx.
+func (d *DB) ReadTx(ctx context.Context, fn func(q Queries) error) error {
+	ctx = context.WithoutCancel(ctx)
+	tx, err := d.R.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	err = fn(Querier{d: d, tx: tx, read: true})
+	tx.Rollback() // nothing to commit
+	d.rstmts.prepareWanted(ctx, d.R)
+	return err
 }
 
 // Prepared returns q (d.R or a transaction of d.W) running its queries as
@@ -154,9 +175,17 @@ func (q Querier) stmt(ctx context.Context, query string) *sql.Stmt {
 	if q.tx == nil {
 		return q.d.rstmts.prepare(ctx, q.d.R, query)
 	}
-	s := q.d.wstmts.get(query)
+	// In a transaction the pool's connections may all be taken (the writer
+	// has one): a statement not cached yet runs unprepared and is prepared
+	// after the transaction. A cached one is prepared on the transaction's
+	// connection at its first use there.
+	c := &q.d.wstmts
+	if q.read {
+		c = &q.d.rstmts
+	}
+	s := c.get(query)
 	if s == nil {
-		q.d.wstmts.want(query)
+		c.want(query)
 		return nil
 	}
 	return q.tx.StmtContext(ctx, s)
@@ -164,6 +193,7 @@ func (q Querier) stmt(ctx context.Context, query string) *sql.Stmt {
 
 // QueryContext runs a query returning rows.
 func (q Querier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	ctx = context.WithoutCancel(ctx)
 	if s := q.stmt(ctx, query); s != nil {
 		return s.QueryContext(ctx, args...)
 	}
@@ -175,6 +205,7 @@ func (q Querier) QueryContext(ctx context.Context, query string, args ...any) (*
 
 // QueryRowContext runs a query returning at most one row.
 func (q Querier) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	ctx = context.WithoutCancel(ctx)
 	if s := q.stmt(ctx, query); s != nil {
 		return s.QueryRowContext(ctx, args...)
 	}
@@ -186,9 +217,10 @@ func (q Querier) QueryRowContext(ctx context.Context, query string, args ...any)
 
 // ExecContext runs a statement in the write transaction.
 func (q Querier) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	if q.tx == nil {
+	if q.tx == nil || q.read {
 		panic("db: ExecContext on the read pool")
 	}
+	ctx = context.WithoutCancel(ctx)
 	if s := q.stmt(ctx, query); s != nil {
 		return s.ExecContext(ctx, args...)
 	}
