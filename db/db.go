@@ -31,6 +31,8 @@ type DB struct {
 	counts countCache
 	rc     readCache
 	bg     sync.WaitGroup // start-up work left running (analyzeIfMissing)
+
+	replica bool // a read replica's copy: read-only, see replica.go
 }
 
 func dsn(path string, readOnly bool) string {
@@ -151,6 +153,9 @@ func (d *DB) Close() error {
 	var errs []error
 	if d.R != nil {
 		errs = append(errs, d.R.Close())
+	}
+	if d.replica { // nothing to optimize or checkpoint in a read-only copy
+		return errors.Join(append(errs, d.W.Close())...)
 	}
 	if _, err := d.W.Exec("PRAGMA analysis_limit=1000; PRAGMA optimize; PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
 		errs = append(errs, err)
