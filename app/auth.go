@@ -66,6 +66,9 @@ func (a *App) principalForAPIKey(ctx context.Context, token string) (*ops.Princi
 // touchAPIKey records last use at most once a minute per key, off the
 // request path, so reads never wait on the writer.
 func (a *App) touchAPIKey(id int64) {
+	if a.DB.IsReplica() { // a read replica's copy is read-only; the primary records use made there
+		return
+	}
 	now := a.Now().UTC()
 	go func() {
 		_, err := a.DB.W.Exec(`UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)`,
