@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -16,6 +18,8 @@ import (
 
 	"launchdir/replica"
 
+	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -64,16 +68,30 @@ func patchTagline(t *testing.T, base, bearer, v string) {
 }
 
 func TestReadReplica(t *testing.T) {
+	readReplicaTopology(t, "file://"+filepath.Join(t.TempDir(), "replica"), nil)
+}
+
+// TestReadReplicaS3 is the same topology through S3 (gofakes3 on loopback).
+func TestReadReplicaS3(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replica drill")
+	}
+	s3 := httptest.NewServer(gofakes3.New(s3mem.New(), gofakes3.WithAutoBucket(true)).Server())
+	t.Cleanup(s3.Close)
+	env := []string{"AWS_ACCESS_KEY_ID=drill", "AWS_SECRET_ACCESS_KEY=drill-secret", "AWS_REGION=us-east-1", "AWS_CA_BUNDLE="}
+	readReplicaTopology(t, "s3://drill-bucket/launchdir?region=us-east-1&endpoint="+url.QueryEscape(s3.URL), env)
+}
+
+func readReplicaTopology(t *testing.T, repURL string, env []string) {
 	path, bearer := crashDB(t)
 	dir := t.TempDir()
-	repURL := "file://" + filepath.Join(dir, "replica")
 	// One public origin in front of both (the documented topology).
-	primary := startChild(t, "-db", path, "-demo=false", "-rate", "0", "-base-url", "http://launchdir.test", "-replicate", repURL, "-replicate-sync-interval", "50ms")
+	primary := startChildEnv(t, env, "-db", path, "-demo=false", "-rate", "0", "-base-url", "http://launchdir.test", "-replicate", repURL, "-replicate-sync-interval", "50ms")
 	waitInSync(t, primary, time.Now())
 
 	copyPath := filepath.Join(dir, "copy.db")
 	args := []string{"-db", copyPath, "-rate", "0", "-base-url", "http://launchdir.test", "-replica-of", repURL, "-primary-url", primary.base, "-replica-poll-interval", "50ms"}
-	rep := startChild(t, args...)
+	rep := startChildEnv(t, env, args...)
 
 	_, h := get(t, rep.base, "/healthz", "")
 	var hz replicaHealth
@@ -138,7 +156,7 @@ func TestReadReplica(t *testing.T) {
 	for _, l := range lags {
 		worst = max(worst, l)
 	}
-	t.Logf("15 writes reached the replica, worst lag %v, %d concurrent replica reads, 0 failed", worst.Round(time.Millisecond), reads.Load())
+	t.Logf("%s: 15 writes reached the replica, worst lag %v, %d concurrent replica reads, 0 failed", replica.Redact(repURL), worst.Round(time.Millisecond), reads.Load())
 
 	// A REST write on the replica is redirected to the primary (307 keeps
 	// method and body); a client that follows it lands the write there.
@@ -195,7 +213,7 @@ func TestReadReplica(t *testing.T) {
 	// A replica that was down resumes from its copy and catches up.
 	rep.kill()
 	patchTagline(t, primary.base, bearer, "written while the replica was down")
-	rep2 := startChild(t, args...)
+	rep2 := startChildEnv(t, env, args...)
 	waitTagline(t, rep2, "written while the replica was down", time.Now())
 	if !strings.Contains(rep2.log.String(), "following the primary") {
 		t.Errorf("replica log: %s", rep2.log)
