@@ -129,6 +129,9 @@ func toPrimary(next http.Handler, primary string) http.Handler {
 }
 
 func writesOnPrimary(r *http.Request) bool {
+	if r.URL.Path == "/mcp" { // sessions live in this process; tools check themselves
+		return false
+	}
 	switch r.Method {
 	case http.MethodGet, http.MethodHead, http.MethodOptions:
 		for _, prefix := range []string{"/oauth/", "/verify/", "/checkout/"} {
@@ -137,8 +140,6 @@ func writesOnPrimary(r *http.Request) bool {
 			}
 		}
 		return false
-	case http.MethodPost:
-		return r.URL.Path != "/mcp"
 	}
 	return true
 }

@@ -305,13 +305,15 @@ func (f *Follower) pending(ctx context.Context) (files []*ltx.FileInfo, gap bool
 	return files, false, itr.Err()
 }
 
-// bridge looks through the compacted levels for the file that covers the
-// copy's next transaction with the most progress. behind reports that the
+// bridge looks through every level for the file that covers the copy's
+// next transaction with the most progress (level 0 is listed again from
+// its start to learn the replica's newest transaction). behind reports that the
 // replica holds transactions beyond the copy's position.
 func (f *Follower) bridge(ctx context.Context) (files []*ltx.FileInfo, behind bool, err error) {
 	next := f.txid + 1
 	var best *ltx.FileInfo
-	for level := 1; level <= litestream.SnapshotLevel; level++ {
+	var newest ltx.TXID
+	for level := 0; level <= litestream.SnapshotLevel; level++ {
 		itr, err := f.client.LTXFiles(ctx, level, 0, false)
 		if err != nil {
 			return nil, false, fmt.Errorf("list level %d: %w", level, err)
@@ -319,6 +321,7 @@ func (f *Follower) bridge(ctx context.Context) (files []*ltx.FileInfo, behind bo
 		for itr.Next() {
 			info := itr.Item()
 			f.seen(info.MaxTXID)
+			newest = max(newest, info.MaxTXID)
 			if info.MaxTXID >= next {
 				behind = true
 			}
@@ -337,6 +340,10 @@ func (f *Follower) bridge(ctx context.Context) (files []*ltx.FileInfo, behind bo
 	}
 	if best != nil {
 		return []*ltx.FileInfo{best}, true, nil
+	}
+	if newest > 0 && newest < f.txid {
+		return nil, false, fmt.Errorf("the replica ends at transaction %s, before this copy's %s (was the primary restored or its replica reset?); delete %s and %s and restart to copy it again",
+			newest, f.txid, f.path, litestream.TXIDPath(f.path))
 	}
 	return nil, behind, nil
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -251,4 +252,54 @@ func TestFollowAnEmptyReplica(t *testing.T) {
 		t.Fatal("followed an empty replica")
 	}
 	t.Log(err)
+}
+
+// TestFollowNoticesAReplicaBehindTheCopy: the primary's replica was reset
+// (a new primary replicating to the same URL); the copy is ahead of
+// everything the replica holds, and the follower says so instead of
+// waiting silently.
+func TestFollowNoticesAReplicaBehindTheCopy(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	url := fileURL(filepath.Join(dir, "replica"))
+	p := openPrimary(t, filepath.Join(dir, "a.db"))
+	rep, err := Start(ctx, filepath.Join(dir, "a.db"), Options{URL: url, SyncInterval: 20 * time.Millisecond, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 6 {
+		writeBatch(t, p, 5)
+		if err := rep.Sync(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep.Close(ctx)
+	copyPath := filepath.Join(dir, "copy.db")
+	f, err := Follow(ctx, copyPath, FollowOptions{URL: url, Interval: time.Hour, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	os.RemoveAll(filepath.Join(dir, "replica"))
+	p2 := openPrimary(t, filepath.Join(dir, "b.db"))
+	rep2, err := Start(ctx, filepath.Join(dir, "b.db"), Options{URL: url, SyncInterval: 20 * time.Millisecond, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rep2.Close(ctx)
+	writeBatch(t, p2, 5)
+	if err := rep2.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	f2, err := Follow(ctx, copyPath, FollowOptions{URL: url, Interval: time.Hour, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f2.Close()
+	err = f2.Step(ctx) // the loop waits an hour: this is the only step
+	if err == nil || !strings.Contains(err.Error(), "before this copy's") {
+		t.Fatalf("step over a reset replica: %v", err)
+	}
 }
