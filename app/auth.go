@@ -68,6 +68,9 @@ func (a *App) principalForAPIKey(ctx context.Context, token string) (*ops.Princi
 // memory first: an UPDATE that changes nothing still takes the write lock
 // (queueing behind owner edits) and counts as a commit for the read cache.
 func (a *App) touchAPIKey(id int64) {
+	if a.DB.IsReplica() { // a read replica's copy is read-only; the primary records use made there
+		return
+	}
 	now := a.Now().UTC()
 	minute := now.Unix() / 60
 	if last, ok := a.keyTouched.Load(id); ok && last.(int64) == minute {

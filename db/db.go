@@ -34,6 +34,8 @@ type DB struct {
 	wstmts stmtCache      // prepared on the writer
 	group  groupQueue     // edits waiting for a group commit (group.go)
 	bg     sync.WaitGroup // start-up work left running (analyzeIfMissing)
+
+	replica bool // a read replica's copy: read-only, see replica.go
 }
 
 func dsn(path string, readOnly bool) string {
@@ -156,6 +158,9 @@ func (d *DB) Close() error {
 	d.wstmts.close()
 	if d.R != nil {
 		errs = append(errs, d.R.Close())
+	}
+	if d.replica { // nothing to optimize or checkpoint in a read-only copy
+		return errors.Join(append(errs, d.W.Close())...)
 	}
 	if _, err := d.W.Exec("PRAGMA analysis_limit=1000; PRAGMA optimize; PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
 		errs = append(errs, err)

@@ -314,18 +314,24 @@ func listingUpdates(ctx context.Context, q querier, id int64, n int) ([]Update, 
 
 func domainRating(ctx context.Context, q querier, id int64, current sql.NullInt64) (DomainRating, error) {
 	dr := DomainRating{Trend: "unknown", Source: DomainRatingSource, History: []DRPoint{}}
-	rows, err := q.QueryContext(ctx, `SELECT measured_on, rating FROM (SELECT measured_on, rating FROM domain_ratings
+	rows, err := q.QueryContext(ctx, `SELECT measured_on, rating, source FROM (SELECT measured_on, rating, source FROM domain_ratings
 		WHERE listing_id = `+IntArg+` ORDER BY measured_on DESC LIMIT 12) ORDER BY measured_on`, id)
 	if err != nil {
 		return dr, err
 	}
 	defer rows.Close()
+	var source string
 	for rows.Next() {
 		var p DRPoint
-		if err := rows.Scan(&p.Date, &p.Rating); err != nil {
+		if err := rows.Scan(&p.Date, &p.Rating, &source); err != nil {
 			return dr, err
 		}
 		dr.History = append(dr.History, p)
+	}
+	// A figure the site team imported names its own source (the newest
+	// point's); the default describes the monthly refresh.
+	if n := len(dr.History); n > 0 && source != "" {
+		dr.Source = source + " (Domain Rating, third-party estimate, 0-100), as of " + dr.History[n-1].Date
 	}
 	if current.Valid {
 		v := int(current.Int64)
