@@ -48,6 +48,9 @@ type serveConfig struct {
 	SnapInterval    time.Duration
 	SnapRetention   time.Duration
 	RestoreMissing  bool
+	ReplicaOf       string
+	PrimaryURL      string
+	FollowInterval  time.Duration
 	CrawlPrivate    bool
 	CrawlWorkers    int
 	CrawlMaxPages   int
@@ -95,6 +98,7 @@ func (c *serveConfig) flags() *flag.FlagSet {
 	fs.IntVar(&c.MaxInFlight, "max-inflight", c.MaxInFlight, "GET/HEAD requests running handlers at once; more wait in line (0 = no admission control)")
 	fs.IntVar(&c.MaxWrites, "max-inflight-writes", c.MaxWrites, "other requests (POST, PATCH, DELETE…) running handlers at once; more wait in line")
 	fs.DurationVar(&c.QueueTimeout, "queue-timeout", c.QueueTimeout, "how long a request waits in line before a 503 with Retry-After")
+	readReplicaFlags(fs, c)
 	fs.BoolVar(&c.CrawlPrivate, "crawl-allow-private", c.CrawlPrivate, "let the crawler reach private/loopback addresses (local development only)")
 	fs.IntVar(&c.CrawlWorkers, "crawl-workers", c.CrawlWorkers, "draft pipeline workers")
 	fs.IntVar(&c.CrawlMaxPages, "crawl-max-pages", c.CrawlMaxPages, "pages read per site")
@@ -125,6 +129,9 @@ func (c *serveConfig) check() error {
 		return errors.New("bad -rate/-rate-burst: must not be negative")
 	}
 	if err := c.checkReplication(); err != nil {
+		return err
+	}
+	if err := c.checkReadReplica(); err != nil {
 		return err
 	}
 	if c.IdemTTL <= 0 || c.IdemStale <= 0 {
@@ -167,11 +174,15 @@ type service struct {
 	wg      sync.WaitGroup
 	db      *db.DB
 	rep     *replica.Replicator
+	fol     *replica.Follower // a read replica's follower
 }
 
 // start opens the database (filling a new one with the demo directory),
 // builds the app and the HTTP handler, and starts background workers.
 func start(ctx context.Context, c *serveConfig, log *slog.Logger) (*service, error) {
+	if c.ReplicaOf != "" {
+		return startReadReplica(ctx, c, log)
+	}
 	softMemoryLimit()
 	if err := restoreIfMissing(ctx, c, log); err != nil {
 		return nil, err
@@ -261,6 +272,11 @@ func (s *service) close() {
 	stopReplication(s.rep, s.app.Log)
 	if err := s.db.Close(); err != nil {
 		s.app.Log.Error("closing database", "err", err)
+	}
+	if s.fol != nil { // after the readers: see Follower.Close
+		if err := s.fol.Close(); err != nil {
+			s.app.Log.Error("stopping the follower", "err", err)
+		}
 	}
 }
 

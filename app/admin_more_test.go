@@ -157,6 +157,11 @@ func TestImportDomainRatingCSV(t *testing.T) {
 		!strings.Contains(metric, "source:Ahrefs export") {
 		t.Fatalf("board: %v", board)
 	}
+	// The listing's profile names the imported source and date, not the default.
+	dr := e.Do("GET", "/api/v1/listings/tablely", nil).JSON()["domain_rating"].(map[string]any)
+	if dr["source"] != "Ahrefs export (Domain Rating, third-party estimate, 0-100), as of 2026-11-15" || dr["value"] != 100.0 {
+		t.Fatalf("listing domain_rating after the import: %v", dr)
+	}
 	audit, _ := e.App.ListAudit(bg, e.admin, app.AdminPage{})
 	if audit.Total != 1 || audit.Items[0].Action != "import_domain_rating" {
 		t.Fatalf("audit: %+v", audit)

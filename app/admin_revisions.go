@@ -182,9 +182,14 @@ func (a *App) RevertRevision(ctx context.Context, adminID, revisionID int64) (*R
 		if err != nil {
 			return err
 		}
+		// Like owner edits, a listing revert records the fields it changed.
+		rb, ra, changed := changedFields(before, after)
+		if !changed {
+			rb, ra = db.EncodeJSON(before), db.EncodeJSON(after)
+		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO revisions(entity, entity_id, listing_id, user_id, operation, before, after, created_at)
 			VALUES(?,?,?,?,?,?,?,?)`, r.Entity, r.EntityID, r.ListingID, adminID, "admin_revert:"+strconv.FormatInt(r.ID, 10),
-			db.EncodeJSON(before), db.EncodeJSON(after), a.nowText())
+			rb, ra, a.nowText())
 		if err != nil {
 			return err
 		}

@@ -6,6 +6,7 @@ package app
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 
 	"launchdir/db"
@@ -41,6 +42,9 @@ type App struct {
 	drafts    *draftPipeline
 	orders    *orderRuntime
 	people    *peopleRuntime
+	// keyTouched: the minute (Unix time / 60) each API key's last use was
+	// last recorded (touchAPIKey).
+	keyTouched sync.Map
 }
 
 // New builds the app and its operations table.

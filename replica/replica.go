@@ -226,6 +226,16 @@ func (r *Replicator) Status() Status {
 // Sync ships everything written so far and waits for it.
 func (r *Replicator) Sync(ctx context.Context) error { return r.db.SyncAndWait(ctx) }
 
+// Snapshot writes a full snapshot to the replica now (tests; the store
+// writes one every SnapshotInterval by itself).
+func (r *Replicator) Snapshot(ctx context.Context) error {
+	if err := r.db.SyncAndWait(ctx); err != nil {
+		return err
+	}
+	_, err := r.db.Snapshot(ctx)
+	return err
+}
+
 // Close makes a last sync and stops replicating.
 func (r *Replicator) Close(ctx context.Context) error {
 	r.stop()

@@ -145,6 +145,7 @@ var problemStatuses = []struct {
 	name, status, desc string
 	headers            []string
 }{
+	{"ReadReplica", "307", "Sent to a read replica (see the README, read replicas): repeat the request, same method and body, at Location on the primary (code unavailable, extra.primary).", []string{"Location"}},
 	{"BadRequest", "400", "Invalid input (code invalid): errors lists each bad field.", nil},
 	{"Unauthorized", "401", "No or bad credentials (code unauthorized). Public operations answer this too when a bad credential is sent.", []string{"WWW-Authenticate"}},
 	{"Forbidden", "403", "The credential lacks the scope (code forbidden, required_scope, and a WWW-Authenticate insufficient_scope challenge).", nil},
@@ -164,6 +165,9 @@ func problemResponses() map[string]any {
 		headers := rateHeaders()
 		for _, h := range p.headers {
 			headers[h] = hdr(h)
+		}
+		if p.status == "307" { // not the created-thing Location of a 201
+			headers["Location"] = map[string]any{"description": "The same URL on the primary.", "schema": map[string]any{"type": "string", "format": "uri"}}
 		}
 		headers["Cache-Control"] = hdr("Cache-Control")
 		out[p.name] = map[string]any{"description": p.desc, "headers": headers, "content": map[string]any{
@@ -252,6 +256,7 @@ func responsesDoc(op *ops.Operation, refl *ops.Reflector) map[string]any {
 	if op.Method != http.MethodGet {
 		r["409"] = problemRef("409")
 		r["413"], r["415"] = problemRef("413"), problemRef("415")
+		r["307"] = problemRef("307")
 	}
 	if op.Idem {
 		r["422"] = problemRef("422")

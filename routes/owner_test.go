@@ -284,6 +284,62 @@ func TestUpdatePublishesAndIsVersioned(t *testing.T) {
 	}
 }
 
+// TestEditRevisionHoldsChangesAndReindexesOnlyText: a revision stores the
+// fields that changed (before and after), nothing for a re-sent value, and
+// the full-text index is rewritten only when indexed text changed.
+func TestEditRevisionHoldsChangesAndReindexesOnlyText(t *testing.T) {
+	e := newOwnerEnv(t)
+	patch := func(fields map[string]any) {
+		t.Helper()
+		if r := e.Do("PATCH", "/api/v1/me/listings/1", map[string]any{"fields": fields}, e.owner...); r.Status != 200 {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+	}
+	revs := func() []string {
+		rows, err := e.DB.R.Query(`SELECT before || ' -> ' || after FROM revisions WHERE listing_id = 1 AND operation = 'update_my_listing' ORDER BY id`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			var s string
+			rows.Scan(&s)
+			out = append(out, s)
+		}
+		return out
+	}
+	ftsPages := func() int { return count(t, e.Env, `SELECT count(*) FROM listings_fts_data`) }
+	current := e.Do("GET", "/api/v1/me/listings/1", nil, e.owner...).JSON()
+
+	patch(map[string]any{"tagline": "Zebracorn tagline", "city": current["city"]})
+	if got := revs(); len(got) != 1 || got[0] != `{"tagline":"The fastest embedded database"} -> {"tagline":"Zebracorn tagline"}` {
+		t.Fatalf("revision of a tagline edit (city re-sent): %q", got)
+	}
+	if r := e.Do("GET", "/api/v1/listings?q=zebracorn", nil); !strings.Contains(string(r.Body), "quickbase") {
+		t.Fatalf("new tagline not searchable: %s", r.Body)
+	}
+	pages := ftsPages()
+	patch(map[string]any{"city": "Lyon", "pricing_model": "paid"})
+	patch(map[string]any{"tagline": "Zebracorn tagline"}) // same text again
+	if n := ftsPages(); n != pages {
+		t.Errorf("edits without new text rewrote the full-text index: %d rows, were %d", n, pages)
+	}
+	if got := revs(); len(got) != 2 || !strings.Contains(got[1], `"city":"Lyon"`) || strings.Contains(got[1], "tagline") {
+		t.Fatalf("revisions: %q", got)
+	}
+	if r := e.Do("GET", "/api/v1/listings?q=zebracorn", nil); !strings.Contains(string(r.Body), "quickbase") {
+		t.Fatalf("tagline no longer searchable after a city edit: %s", r.Body)
+	}
+	patch(map[string]any{"tagline": "Quaggafish tagline"})
+	if n := ftsPages(); n == pages {
+		t.Errorf("a new tagline did not reach the full-text index")
+	}
+	if r := e.Do("GET", "/api/v1/listings?q=zebracorn", nil); strings.Contains(string(r.Body), "quickbase") {
+		t.Fatalf("old tagline still found: %s", r.Body)
+	}
+}
+
 func TestOwnerContent(t *testing.T) {
 	e := newOwnerEnv(t)
 	s := strings.Repeat

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"launchdir/app"
 	"launchdir/ops"
@@ -279,9 +280,23 @@ func parseMoney(v string) (int64, error) {
 	return n, nil
 }
 
+// formTime reads a datetime-local field (YYYY-MM-DDTHH:MM, with optional
+// seconds), which the form labels as UTC, as RFC 3339; anything else
+// (RFC 3339 typed by hand, or a bad value) goes to app/ as typed, which
+// validates it.
+func formTime(r *http.Request, name string) string {
+	v := strings.TrimSpace(r.PostFormValue(name))
+	for _, layout := range []string{"2006-01-02T15:04", "2006-01-02T15:04:05"} {
+		if t, err := time.Parse(layout, v); err == nil {
+			return t.UTC().Format(time.RFC3339)
+		}
+	}
+	return v
+}
+
 func (s *Site) adminCreatePromo(w http.ResponseWriter, r *http.Request, _ httprouter.Params, uid int64) {
 	p := app.PromoCode{Code: r.PostFormValue("code"), Kind: r.PostFormValue("kind"), Value: formInt(r, "value"),
-		ValidFrom: strings.TrimSpace(r.PostFormValue("from")), ValidUntil: strings.TrimSpace(r.PostFormValue("until"))}
+		ValidFrom: formTime(r, "from"), ValidUntil: formTime(r, "until")}
 	if v := strings.TrimSpace(r.PostFormValue("max")); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {

@@ -312,6 +312,9 @@ func TestAdminModerationWeeksCommerceOutboxSettingsPages(t *testing.T) {
 		{"/admin/products/nope", "/admin/commerce", url.Values{"price": {"1"}}, 404, ""},
 		{"/admin/promos", "/admin/commerce", url.Values{"code": {"SAVE5"}, "kind": {"percent"}, "value": {"5"}, "max": {"10"}}, 303, "/admin/commerce?done=promo"},
 		{"/admin/promos", "/admin/commerce", url.Values{"code": {"BAD"}, "kind": {"percent"}, "value": {"500"}}, 400, ""},
+		// The form's datetime-local fields (UTC) become RFC 3339; a bad one names the field.
+		{"/admin/promos", "/admin/commerce", url.Values{"code": {"WINTER"}, "kind": {"fixed"}, "value": {"500"}, "from": {"2026-12-01T08:30"}, "until": {"2027-01-01T00:00"}}, 303, "/admin/commerce?done=promo"},
+		{"/admin/promos", "/admin/commerce", url.Values{"code": {"LATER"}, "kind": {"fixed"}, "value": {"500"}, "from": {"1 December"}}, 400, ""},
 		{"/admin/promos/SAVE5/pause", "/admin/commerce", url.Values{"paused": {"true"}}, 303, "/admin/commerce?done=promo"},
 		{"/admin/outbox/9/retry", "/admin/outbox", url.Values{}, 303, "/admin/outbox?done=retried&status=pending"},
 		{"/admin/settings", "/admin/settings", url.Values{"site_name": {"Renamed"}, "site_description": {"d"}, "free_queue_weeks": {"53"}, "free_weekly_capacity": {"3"}}, 400, ""},
@@ -328,6 +331,9 @@ func TestAdminModerationWeeksCommerceOutboxSettingsPages(t *testing.T) {
 	}
 	if !e.App.IsBanned(ctx, 3) {
 		t.Error("not banned")
+	}
+	if promos, err := e.App.ListPromos(ctx); err != nil || !promoValid(promos, "WINTER", "2026-12-01T08:30:00Z", "2027-01-01T00:00:00Z") {
+		t.Errorf("promo from the datetime-local form: %+v %v", promos, err)
 	}
 	if s := e.App.Settings(ctx); s.SiteName != "Renamed" || s.FreeQueueWeeks != 3 {
 		t.Errorf("settings: %+v", s)
@@ -384,4 +390,13 @@ func TestAdminReportsQueuePage(t *testing.T) {
 	if pg := e.as(1).post("/admin/reports/1/dismiss", "/me/keys", url.Values{}); pg.status != 404 {
 		t.Errorf("non-admin dismiss: %d", pg.status)
 	}
+}
+
+func promoValid(promos []app.PromoCode, code, from, until string) bool {
+	for _, p := range promos {
+		if p.Code == code {
+			return p.ValidFrom == from && p.ValidUntil == until
+		}
+	}
+	return false
 }

@@ -1,0 +1,140 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+)
+
+// Group commit. A commit has a fixed cost that dwarfs a small edit's own
+// statements: the full-text index writes a new segment, and every page the
+// transaction touched goes to the WAL (measured on an owner PATCH at 100k
+// listings: 165 µs of CPU in the commit against 30 µs of statements). So
+// concurrent edits that arrive while the writer is busy run together: one
+// transaction and one commit for all (an edit that fails sends the others
+// back to a transaction each). Each caller returns only after the commit
+// that holds its edit, so nothing is acknowledged before it is durable, and
+// a failed commit fails every edit of the batch.
+
+// maxGroup bounds one batch, so an edit waits for at most this many others.
+const maxGroup = 32
+
+type groupReq struct {
+	ctx  context.Context
+	fn   func(tx *sql.Tx) error
+	err  error
+	done chan struct{}
+}
+
+type groupQueue struct {
+	mu      sync.Mutex
+	queue   []*groupReq
+	running bool
+}
+
+// GroupTx runs fn in a write transaction like Tx, possibly together with
+// other GroupTx callers' functions (see above). fn may run twice (the
+// second time alone, after its batch was rolled back): it must not keep
+// state across calls other than what it returns.
+func (d *DB) GroupTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	r := &groupReq{ctx: ctx, fn: fn, done: make(chan struct{})}
+	g := &d.group
+	g.mu.Lock()
+	g.queue = append(g.queue, r)
+	lead := !g.running
+	g.running = true
+	g.mu.Unlock()
+	if lead {
+		d.runGroup()
+	}
+	<-r.done
+	return r.err
+}
+
+// runGroup commits one batch of the queue, then hands on: another
+// goroutine takes the next batch, so this caller returns without waiting
+// for edits that arrived after its own.
+func (d *DB) runGroup() {
+	g := &d.group
+	g.mu.Lock()
+	n := min(len(g.queue), maxGroup)
+	batch := g.queue[:n:n]
+	g.queue = g.queue[n:]
+	g.mu.Unlock()
+
+	d.commitGroup(batch)
+	for _, r := range batch {
+		close(r.done)
+	}
+
+	g.mu.Lock()
+	more := len(g.queue) > 0
+	g.running = more
+	g.mu.Unlock()
+	if more {
+		go d.runGroup()
+	}
+}
+
+func (d *DB) commitGroup(batch []*groupReq) {
+	bg := context.Background()
+	tx, err := d.W.BeginTx(bg, nil)
+	if err != nil {
+		for _, r := range batch {
+			r.err = mapErr(err)
+		}
+		return
+	}
+	// No savepoint per edit: the full-text index flushes its pending
+	// changes at every savepoint release, which is the per-commit cost this
+	// is meant to share. So if any edit fails, the batch is rolled back and
+	// its edits run again one transaction each (edits rarely fail here:
+	// input is validated before; what fails is mostly another user's id).
+	failed := false
+	for _, r := range batch {
+		if err := r.ctx.Err(); err != nil {
+			r.err = err
+			continue
+		}
+		if err := callFn(r.fn, tx); err != nil {
+			failed = true
+			break
+		}
+		if err := markIdemEffect(r.ctx, tx); err != nil {
+			failed = true
+			break
+		}
+	}
+	if failed {
+		tx.Rollback()
+		for _, r := range batch {
+			if r.err == nil {
+				r.err = d.Tx(r.ctx, func(tx *sql.Tx) error { return callFn(r.fn, tx) })
+			}
+		}
+		return
+	}
+	err = tx.Commit()
+	d.rc.gen.Add(1) // the commit is visible now (see readcache.go)
+	d.wstmts.prepareWanted(bg, d.W)
+	for _, r := range batch {
+		if r.err == nil {
+			r.err = mapErr(err)
+		}
+	}
+}
+
+// callFn runs one edit; a panic fails that edit only (the batch and the
+// callers waiting on it go on).
+func callFn(fn func(tx *sql.Tx) error, tx *sql.Tx) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			slog.Error("panic in a grouped write", "panic", p, "stack", string(debug.Stack()))
+			err = fmt.Errorf("panic in a grouped write: %v", p)
+		}
+	}()
+	return fn(tx)
+}

@@ -1,0 +1,83 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"runtime"
+)
+
+// A read replica's file is written by the follower (replica.Follower), which
+// copies the primary's pages into it. The server only reads it, so it is
+// opened without migrations, without switching it to WAL (the follower keeps
+// it in rollback-journal mode, where a reader notices a changed file by its
+// header's change counter) and with every connection read-only. W is a
+// read-only connection as well: a write that slipped past the read-only gate
+// fails with SQLITE_READONLY instead of touching the copy.
+
+// replicaDSN is a read-only connection string for a follower's file.
+func replicaDSN(path string) string {
+	q := url.Values{}
+	q.Set("mode", "ro")
+	// The follower holds an exclusive lock while it applies a batch of
+	// transactions (milliseconds); readers wait for it rather than fail.
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "cache_size(-8000)")
+	q.Add("_pragma", "temp_store(MEMORY)")
+	q.Add("_pragma", "query_only(ON)")
+	return "file:" + path + "?" + q.Encode()
+}
+
+// OpenReplica opens a follower's copy of the primary's database for reading.
+// The schema must be one this binary knows: a replica never migrates.
+func OpenReplica(ctx context.Context, path string) (*DB, error) {
+	if path == "" {
+		return nil, errors.New("database path is empty")
+	}
+	open := func(n int) (*sql.DB, error) {
+		p, err := sql.Open("sqlite", replicaDSN(path))
+		if err != nil {
+			return nil, err
+		}
+		p.SetMaxOpenConns(n)
+		p.SetMaxIdleConns(n)
+		return p, nil
+	}
+	w, err := open(1)
+	if err != nil {
+		return nil, err
+	}
+	d := &DB{W: w, Path: path}
+	if err := d.checkReplicaSchema(ctx); err != nil {
+		w.Close()
+		return nil, err
+	}
+	if d.R, err = open(max(2, runtime.NumCPU()*2)); err != nil {
+		w.Close()
+		return nil, err
+	}
+	d.replica = true
+	return d, nil
+}
+
+// checkReplicaSchema refuses a copy whose schema differs from this binary's:
+// a replica must run the same launchdir version as its primary.
+func (d *DB) checkReplicaSchema(ctx context.Context) error {
+	applied, err := d.appliedVersions(ctx)
+	if err != nil {
+		return fmt.Errorf("replica database %s is not usable: %w", d.Path, err)
+	}
+	newest := 0
+	for v := range applied {
+		newest = max(newest, v)
+	}
+	if newest != SchemaVersion() {
+		return fmt.Errorf("the primary's schema version is %d, this binary's %d: run the same launchdir version on the primary and its replicas", newest, SchemaVersion())
+	}
+	return nil
+}
+
+// IsReplica reports whether this is a read replica's copy (read-only).
+func (d *DB) IsReplica() bool { return d.replica }

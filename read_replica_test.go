@@ -1,0 +1,264 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"launchdir/replica"
+
+	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The read-replica topology of issue 12, with real processes: a primary
+// replicating to a file:// replica and a read replica following it.
+
+type replicaHealth struct {
+	Replication *replica.FollowStatus `json:"replication"`
+}
+
+func tagline(t *testing.T, base string) string {
+	t.Helper()
+	code, body := get(t, base, "/api/v1/listings/quickbase", "")
+	if code != 200 {
+		t.Fatalf("replica get_listing: %d %s", code, body)
+	}
+	var l struct {
+		Tagline string `json:"tagline"`
+	}
+	json.Unmarshal([]byte(body), &l)
+	return l.Tagline
+}
+
+// waitTagline polls the replica until the listing shows want; it returns
+// how long the write took to appear there.
+func waitTagline(t *testing.T, c *child, want string, since time.Time) time.Duration {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		if tagline(t, c.base) == want {
+			return time.Since(since)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	_, h := get(t, c.base, "/healthz", "")
+	t.Fatalf("replica never showed %q (shows %q): %s\n%s", want, tagline(t, c.base), h, c.log)
+	return 0
+}
+
+func patchTagline(t *testing.T, base, bearer, v string) {
+	t.Helper()
+	ic := idemCall{"t-" + v, "PATCH", "/api/v1/me/listings/1", map[string]any{"fields": map[string]any{"tagline": v}}}
+	if st, body, err := ic.do(context.Background(), base, bearer); err != nil || st != 200 {
+		t.Fatalf("PATCH on the primary: %d %s %v", st, body, err)
+	}
+}
+
+func TestReadReplica(t *testing.T) {
+	readReplicaTopology(t, "file://"+filepath.Join(t.TempDir(), "replica"), nil)
+}
+
+// TestReadReplicaS3 is the same topology through S3 (gofakes3 on loopback).
+func TestReadReplicaS3(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replica drill")
+	}
+	s3 := httptest.NewServer(gofakes3.New(s3mem.New(), gofakes3.WithAutoBucket(true)).Server())
+	t.Cleanup(s3.Close)
+	env := []string{"AWS_ACCESS_KEY_ID=drill", "AWS_SECRET_ACCESS_KEY=drill-secret", "AWS_REGION=us-east-1", "AWS_CA_BUNDLE="}
+	readReplicaTopology(t, "s3://drill-bucket/launchdir?region=us-east-1&endpoint="+url.QueryEscape(s3.URL), env)
+}
+
+func readReplicaTopology(t *testing.T, repURL string, env []string) {
+	path, bearer := crashDB(t)
+	dir := t.TempDir()
+	// One public origin in front of both (the documented topology).
+	primary := startChildEnv(t, env, "-db", path, "-demo=false", "-rate", "0", "-base-url", "http://launchdir.test", "-replicate", repURL, "-replicate-sync-interval", "50ms")
+	waitInSync(t, primary, time.Now())
+
+	copyPath := filepath.Join(dir, "copy.db")
+	args := []string{"-db", copyPath, "-rate", "0", "-base-url", "http://launchdir.test", "-replica-of", repURL, "-primary-url", primary.base, "-replica-poll-interval", "50ms"}
+	rep := startChildEnv(t, env, args...)
+
+	_, h := get(t, rep.base, "/healthz", "")
+	var hz replicaHealth
+	if err := json.Unmarshal([]byte(h), &hz); err != nil || hz.Replication == nil || hz.Replication.Role != "replica" ||
+		hz.Replication.Primary != primary.base || hz.Replication.AppliedTXID == 0 {
+		t.Fatalf("replica /healthz: %s", h)
+	}
+	// The replica serves what the primary serves.
+	for _, p := range []string{"/api/v1/listings?per_page=100", "/api/v1/categories", "/api/v1/listings/quickbase", "/api/v1/me/listings/1", "/api/v1/orders"} {
+		_, want := get(t, primary.base, p, bearer)
+		if _, got := get(t, rep.base, p, bearer); got != want {
+			t.Errorf("%s on the replica differs:\n%s\nprimary:\n%s", p, got, want)
+		}
+	}
+
+	// Writes on the primary reach the replica while readers hammer it; no
+	// read fails meanwhile.
+	stop := make(chan struct{})
+	var reads, bad atomic.Int64
+	var wg sync.WaitGroup
+	var firstBad atomic.Value
+	for i := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			paths := []string{"/api/v1/listings/quickbase", "/api/v1/listings?per_page=50", "/", "/listings/quickbase", "/api/v1/search?q=database"}
+			for n := 0; ; n++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				resp, err := http.Get(rep.base + paths[(n+i)%len(paths)])
+				if err != nil {
+					bad.Add(1)
+					firstBad.CompareAndSwap(nil, err.Error())
+					continue
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode >= 500 {
+					bad.Add(1)
+					firstBad.CompareAndSwap(nil, fmt.Sprintf("%s: %d", paths[(n+i)%len(paths)], resp.StatusCode))
+				}
+				reads.Add(1)
+			}
+		}()
+	}
+	var lags []time.Duration
+	for i := range 15 {
+		v := fmt.Sprintf("replicated tagline %02d", i)
+		at := time.Now()
+		patchTagline(t, primary.base, bearer, v)
+		lags = append(lags, waitTagline(t, rep, v, at))
+	}
+	close(stop)
+	wg.Wait()
+	if bad.Load() > 0 {
+		t.Fatalf("%d of %d replica reads failed during replication, first: %v\n%s", bad.Load(), reads.Load(), firstBad.Load(), rep.log)
+	}
+	var worst time.Duration
+	for _, l := range lags {
+		worst = max(worst, l)
+	}
+	t.Logf("%s: 15 writes reached the replica, worst lag %v, %d concurrent replica reads, 0 failed", replica.Redact(repURL), worst.Round(time.Millisecond), reads.Load())
+
+	// A REST write on the replica is redirected to the primary (307 keeps
+	// method and body); a client that follows it lands the write there.
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	body := []byte(`{"fields":{"tagline":"via the replica"}}`)
+	req, _ := http.NewRequest("PATCH", rep.base+"/api/v1/me/listings/1?x=1", bytes.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+bearer)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := noFollow.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 307 || resp.Header.Get("Location") != primary.base+"/api/v1/me/listings/1?x=1" ||
+		!strings.HasPrefix(resp.Header.Get("Content-Type"), "application/problem+json") || !strings.Contains(string(pb), `"primary":"`+primary.base+`"`) {
+		t.Fatalf("write on the replica: %d %v %s", resp.StatusCode, resp.Header, pb)
+	}
+	req, _ = http.NewRequest("PATCH", rep.base+"/api/v1/me/listings/1", bytes.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+bearer)
+	req.Header.Set("Content-Type", "application/json")
+	if resp, err = http.DefaultClient.Do(req); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("followed redirect: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	waitTagline(t, rep, "via the replica", time.Now())
+	// Site forms and the pages that write on GET go to the primary too.
+	for _, r := range []struct{ method, path string }{{"POST", "/signin"}, {"GET", "/verify/abc"}, {"GET", "/oauth/authorize?client_id=x"}, {"DELETE", "/api/v1/me/api-keys/1"}} {
+		req, _ := http.NewRequest(r.method, rep.base+r.path, strings.NewReader("email=a@b.c"))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		resp, err := noFollow.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 307 || resp.Header.Get("Location") != primary.base+r.path {
+			t.Errorf("%s %s on the replica: %d %q", r.method, r.path, resp.StatusCode, resp.Header.Get("Location"))
+		}
+	}
+
+	// MCP on the replica: reads answer, writes name the primary.
+	cs := mcpSession(t, rep.base, bearer)
+	ctx := context.Background()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "get_listing", Arguments: map[string]any{"slug": "quickbase"}})
+	if err != nil || res.IsError || !strings.Contains(mcpText(res), "via the replica") {
+		t.Fatalf("get_listing over MCP on the replica: %v %s", err, mcpText(res))
+	}
+	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "post_listing_update", Arguments: map[string]any{"id": 1, "title": "x", "body": "y"}})
+	if err != nil || !res.IsError || !strings.Contains(mcpText(res), primary.base) || !strings.Contains(mcpText(res), "read-only replica") {
+		t.Fatalf("a write tool on the replica: %v %s", err, mcpText(res))
+	}
+	cs.Close()
+
+	// A replica that was down resumes from its copy and catches up.
+	rep.kill()
+	patchTagline(t, primary.base, bearer, "written while the replica was down")
+	rep2 := startChildEnv(t, env, args...)
+	waitTagline(t, rep2, "written while the replica was down", time.Now())
+	if !strings.Contains(rep2.log.String(), "following the primary") {
+		t.Errorf("replica log: %s", rep2.log)
+	}
+
+	// A replica refuses a write flag set that makes no sense.
+	if _, err := runCmd(t, "-db", copyPath, "-replica-of", repURL); err == nil || !strings.Contains(err.Error(), "-primary-url") {
+		t.Errorf("-replica-of without -primary-url: %v", err)
+	}
+	if _, err := runCmd(t, "-db", copyPath, "-replica-of", repURL, "-primary-url", primary.base, "-replicate", repURL); err == nil {
+		t.Error("-replica-of with -replicate was accepted")
+	}
+}
+
+func mcpSession(t *testing.T, base, bearer string) *sdk.ClientSession {
+	t.Helper()
+	client := sdk.NewClient(&sdk.Implementation{Name: "replica-test", Version: "1"}, nil)
+	tr := &sdk.StreamableClientTransport{Endpoint: base + "/mcp", MaxRetries: -1,
+		HTTPClient: &http.Client{Transport: bearerTransport{bearer}, Timeout: 20 * time.Second}}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cs, err := client.Connect(ctx, tr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}
+
+type bearerTransport struct{ token string }
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func mcpText(res *sdk.CallToolResult) string {
+	if res == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
