@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"runtime"
+	"strconv"
 )
 
 // A read replica's file is written by the follower (replica.Follower), which
@@ -24,7 +24,7 @@ func replicaDSN(path string) string {
 	// The follower holds an exclusive lock while it applies a batch of
 	// transactions (milliseconds); readers wait for it rather than fail.
 	q.Add("_pragma", "busy_timeout(10000)")
-	q.Add("_pragma", "cache_size(-8000)")
+	q.Add("_pragma", "cache_size(-"+strconv.Itoa(DefaultReadCacheKB)+")") // as the primary's readers
 	q.Add("_pragma", "temp_store(MEMORY)")
 	q.Add("_pragma", "query_only(ON)")
 	return "file:" + path + "?" + q.Encode()
@@ -54,7 +54,7 @@ func OpenReplica(ctx context.Context, path string) (*DB, error) {
 		w.Close()
 		return nil, err
 	}
-	if d.R, err = open(max(2, runtime.NumCPU()*2)); err != nil {
+	if d.R, err = open(DefaultReadConns()); err != nil {
 		w.Close()
 		return nil, err
 	}
