@@ -312,10 +312,10 @@ func ownedSnapshot(ctx context.Context, q db.Queries, userID, id int64, cols []s
 
 // applyToSites resolves apply_to: ['all'] or known site keys.
 func (a *App) applyToSites(ctx context.Context, applyTo []string, given bool) ([]string, error) {
-	known := a.siteKeys(ctx)
 	if !given || len(applyTo) == 0 {
 		return nil, nil
 	}
+	known := a.siteKeys(ctx)
 	if len(applyTo) == 1 && applyTo[0] == "all" {
 		return known, nil
 	}
