@@ -124,15 +124,22 @@ func (d *DB) commitGroup(batch []*groupReq) {
 	}
 	if failed {
 		tx.Rollback()
+		d.partsDropped()
 		for _, r := range batch {
 			if r.err == nil {
 				r.err = d.Tx(r.ctx, func(tx *sql.Tx) error { return callFn(r.fn, tx) })
+				d.partsDropped()
 			}
 		}
 		return
 	}
 	err = tx.Commit()
 	d.rc.gen.Add(1) // the commit is visible now (see readcache.go)
+	if err == nil {
+		d.partsCommitted()
+	} else {
+		d.partsDropped()
+	}
 	d.wstmts.prepareWanted(bg, d.W)
 	for _, r := range batch {
 		if r.err == nil {
