@@ -22,47 +22,92 @@ type gen struct {
 	tops   []*category // top-level categories
 	leaves []*category // subcategories
 
-	slugs, domains, founderSlugs nameSet
+	slugs, domains, founderSlugs *nameSet
 	founders                     []*founder // founders to reuse: the first founderPool, then a rolling window
 	nFounders                    int64      // founders created (the next id)
 	pendingFounders              []*founder // created but not yet written
 	weekly                       []weekCount
 	weeklyKept                   int // len(weekly) after the last pruneWeekly
 	earliestWeek                 time.Time
+	liveCats                     map[int64]int // Seed: live listings per category, parents included
 }
 
 // founderPool bounds the founders kept for reuse, so seeding a million
 // listings keeps memory flat; the demo directory stays far below it.
 const founderPool = 20000
 
-// nameSet is a set of taken names held as 64-bit hashes: a fixed 8 bytes a
-// name whatever its length. A hash collision only makes a free name look
+// nameSet is a Bloom filter of taken names: a fixed number of bits sized
+// from the expected count, so seeding ten million listings holds megabytes,
+// not a map entry per name. A false positive only makes a free name look
 // taken (the generator then picks another), never lets a name repeat.
-type nameSet map[uint64]struct{}
-
-func (s nameSet) has(name string) bool {
-	_, ok := s[hashName(name)]
-	return ok
+type nameSet struct {
+	bits   []uint64
+	mask   uint64         // number of bits - 1 (a power of two)
+	suffix map[string]int // base -> last numeric suffix given (uniqueSlug)
 }
 
-func (s nameSet) add(name string) { s[hashName(name)] = struct{}{} }
+// bloomProbes is the number of bits set per name.
+const bloomProbes = 4
 
-func hashName(name string) uint64 {
+// newNameSet sizes the filter at 32 bits per expected name (false
+// positives about 1 in 10,000), between 64 Kibit and 32 Mibit (4 MB): from
+// a million names on, the memory stays put and false positives, which
+// only cost the generator another probe, grow instead.
+func newNameSet(expected int) *nameSet {
+	m := uint64(1) << 16
+	for m < uint64(expected)*32 && m < 1<<25 {
+		m <<= 1
+	}
+	return &nameSet{bits: make([]uint64, m/64), mask: m - 1, suffix: map[string]int{}}
+}
+
+func (s *nameSet) has(name string) bool {
+	h1, h2 := hashName(name)
+	for i := range uint64(bloomProbes) {
+		b := (h1 + i*h2) & s.mask
+		if s.bits[b/64]&(1<<(b%64)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *nameSet) add(name string) {
+	h1, h2 := hashName(name)
+	for i := range uint64(bloomProbes) {
+		b := (h1 + i*h2) & s.mask
+		s.bits[b/64] |= 1 << (b % 64)
+	}
+}
+
+// hashName derives the two probe hashes (Kirsch-Mitzenmacher double
+// hashing) from FNV-1a, spread by a splitmix64 finaliser.
+func hashName(name string) (uint64, uint64) {
 	h := fnv.New64a()
 	h.Write([]byte(name))
-	return h.Sum64()
+	x := h.Sum64()
+	return mix64(x), mix64(x^0x9e3779b97f4a7c15) | 1
 }
 
-func newGen(seed int64, now time.Time) *gen {
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// newGen makes a generator for about n listings (n sizes the name sets).
+func newGen(seed int64, now time.Time, n int) *gen {
 	now = now.UTC().Truncate(time.Second)
 	g := &gen{
 		r:            rand.New(rand.NewPCG(uint64(seed), uint64(seed)^0x9e3779b97f4a7c15)),
 		now:          now,
 		today:        dayStart(now),
 		week0:        monday(now),
-		slugs:        nameSet{},
-		domains:      nameSet{},
-		founderSlugs: nameSet{},
+		slugs:        newNameSet(n),
+		domains:      newNameSet(n),
+		founderSlugs: newNameSet(2 * n), // up to three founders a listing, some reused
 	}
 	g.buildCategories()
 	return g
@@ -181,11 +226,22 @@ func slugify(s string) string {
 	return b.String()
 }
 
-// uniqueSlug returns base, or base-2, base-3, ... whichever is free.
-func uniqueSlug(taken nameSet, base string) string {
+// uniqueSlug returns base, or base-2, base-3, ... whichever is free. The
+// set remembers the last suffix given per base, so the thousandth "Ada
+// Lovelace" costs one probe, not a thousand (founder names repeat: they
+// come from 5,600 first-last combinations, products from about 26,000).
+func uniqueSlug(taken *nameSet, base string) string {
 	s := base
-	for n := 2; taken.has(s); n++ {
-		s = base + "-" + strconv.Itoa(n)
+	if taken.has(s) {
+		n := max(taken.suffix[base], 1) // base-2 … base-n are all taken
+		for {
+			n++
+			s = base + "-" + strconv.Itoa(n)
+			if !taken.has(s) {
+				break
+			}
+		}
+		taken.suffix[base] = n
 	}
 	taken.add(s)
 	return s

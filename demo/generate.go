@@ -36,7 +36,7 @@ func Generate(ctx context.Context, d *db.DB, o Options) error {
 	if err := ensureEmpty(ctx, d); err != nil {
 		return err
 	}
-	g := newGen(o.Seed, o.Now)
+	g := newGen(o.Seed, o.Now, n)
 	ls := g.demoListings(n)
 	alts := g.alternatives(ls, 25)
 	return d.Tx(ctx, func(tx *sql.Tx) error {
@@ -50,7 +50,10 @@ func Generate(ctx context.Context, d *db.DB, o Options) error {
 			writeListing(w, l)
 		}
 		writeAlternatives(w, alts)
-		return g.finish(w)
+		if err := g.finish(w); err != nil {
+			return err
+		}
+		return db.RecountCategories(ctx, tx)
 	})
 }
 

@@ -13,10 +13,53 @@ type vocab struct {
 	top      *topCategory
 	sub      *subcategory
 	features []string
-	rep      *strings.Replacer
+	words    []string // placeholder, value, placeholder, value, …
 }
 
-func (v *vocab) fill(tmpl string) string { return capitalise(v.rep.Replace(tmpl)) }
+// fill replaces the {placeholders} of tmpl with this listing's words and
+// capitalises the result. It does what a strings.Replacer of the pairs
+// would (every placeholder is one brace-delimited word, so at most one
+// matches at a position) without building a replacer per listing.
+func (v *vocab) fill(tmpl string) string {
+	if !strings.Contains(tmpl, "{") {
+		return capitalise(tmpl)
+	}
+	var b strings.Builder
+	b.Grow(len(tmpl) + 64)
+	for {
+		i := strings.IndexByte(tmpl, '{')
+		if i < 0 {
+			break
+		}
+		b.WriteString(tmpl[:i])
+		tmpl = tmpl[i:]
+		word, n := v.lookup(tmpl)
+		if n == 0 {
+			b.WriteByte('{')
+			tmpl = tmpl[1:]
+			continue
+		}
+		b.WriteString(word)
+		tmpl = tmpl[n:]
+	}
+	b.WriteString(tmpl)
+	return capitalise(b.String())
+}
+
+// lookup returns the value of the placeholder s starts with and its length.
+func (v *vocab) lookup(s string) (string, int) {
+	end := strings.IndexByte(s, '}')
+	if end < 0 {
+		return "", 0
+	}
+	key := s[:end+1]
+	for i := 0; i < len(v.words); i += 2 {
+		if v.words[i] == key {
+			return v.words[i+1], end + 1
+		}
+	}
+	return "", 0
+}
 
 // newListing builds the descriptive fields of a listing in cat. rich adds
 // longer prose; Seed turns it off for speed.
@@ -155,19 +198,19 @@ func (g *gen) vocabulary(l *listing, cat *category) *vocab {
 	if city == "" {
 		city = "a small town"
 	}
-	rep := strings.NewReplacer(
+	words := []string{
 		"{Name}", l.Name, "{kind}", sub.Kind,
 		"{Verb}", capitalise(verbs[0]), "{verb}", verbs[0], "{verb2}", verbs[1],
 		"{noun}", nouns[0], "{noun2}", nouns[1],
-		"{adj}", adj, "{a_adj}", article(adj)+" "+adj, "{A_adj}", capitalise(article(adj))+" "+adj,
+		"{adj}", adj, "{a_adj}", article(adj) + " " + adj, "{A_adj}", capitalise(article(adj)) + " " + adj,
 		"{audience}", auds[0], "{Audience}", capitalise(auds[0]), "{audience2}", auds[1], "{pain}", pick(g, top.Pains),
 		"{integration}", ints[0], "{integration2}", ints[1],
 		"{f1}", lf[0], "{f2}", lf[1], "{f3}", lf[2], "{f4}", lf[3], "{F1}", feats[0],
 		"{city}", city, "{count}", thousands(pick(g, []int{300, 800, 1200, 2500, 4000, 9000, 15000})),
-		"{ncountries}", strconv.Itoa(5+g.r.IntN(60)), "{pricing}", pricingPhrase(l),
+		"{ncountries}", strconv.Itoa(5 + g.r.IntN(60)), "{pricing}", pricingPhrase(l),
 		"{n}", strconv.Itoa(pick(g, []int{5, 10, 15, 20})),
-	)
-	return &vocab{top: top, sub: sub, features: feats, rep: rep}
+	}
+	return &vocab{top: top, sub: sub, features: feats, words: words}
 }
 
 // pricingPhrase describes the price mid-sentence, even when the site did

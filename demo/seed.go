@@ -5,28 +5,33 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"launchdir/db"
 )
 
-// seedBatch listings are written per transaction: large enough to amortise
-// commits, small enough to keep memory flat in N.
-const seedBatch = 5000
-
-// Bulk-load settings of the writer connection while seeding: no fsync (a
-// seed interrupted by a crash is thrown away anyway; each batch is still
-// atomic) and a page cache big enough for the listing indexes' hot pages.
-// Restored afterwards.
-const (
-	seedPragmas    = `PRAGMA synchronous=OFF; PRAGMA cache_size=-131072`
-	restorePragmas = `PRAGMA synchronous=NORMAL; PRAGMA cache_size=-16000`
-)
+// seedChunk listings are generated, then written, at a time: the
+// generator runs one chunk ahead of the writer in its own goroutine, and
+// the memory in flight is a few chunks whatever the total.
+const seedChunk = 1000
 
 // Seed fills an empty database with n listings for benchmarks. It follows
 // the demo's rules (consistent counters, awards, categories) with lighter
-// prose and activity, spreads launches over two years, and writes in
-// batches of seedBatch listings per transaction.
+// prose and activity and spreads launches over two years.
+//
+// The whole seed is ONE transaction, so it is atomic: a seed that is
+// cancelled, fails or is killed leaves the database as it was (empty),
+// with its schema whole, and a rerun starts from scratch. Inside it the
+// load is a bulk load: the secondary indexes of the filled tables and the
+// full-text insert trigger are dropped first and re-created at the end
+// (one sort per index instead of a B-tree insert per row and index), the
+// full-text index is built once ('rebuild'), foreign keys are not checked
+// (the generator writes parents first) and, when the seeder has the file
+// to itself, the rollback journal replaces the WAL: pages the seed appends
+// are not journaled, so the journal stays small, and a killed seed is
+// rolled back at the next open by truncating the file (no WAL of the
+// size of the database to replay). The WAL is switched back on at the end.
 func Seed(ctx context.Context, d *db.DB, n int, seed int64, now time.Time) error {
 	if now.IsZero() {
 		return errors.New("demo: now is required")
@@ -37,61 +42,244 @@ func Seed(ctx context.Context, d *db.DB, n int, seed int64, now time.Time) error
 	if err := ensureEmpty(ctx, d); err != nil {
 		return err
 	}
-	if _, err := d.W.ExecContext(ctx, seedPragmas); err != nil {
+	conn, err := d.W.Conn(ctx) // the writer, held for the whole seed
+	if err != nil {
 		return err
 	}
-	defer d.W.ExecContext(context.WithoutCancel(ctx), restorePragmas)
-	var ftsTrigger string
-	if err := d.W.QueryRowContext(ctx, `SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'listings_fts_ai'`).Scan(&ftsTrigger); err != nil {
-		return fmt.Errorf("demo: the full-text insert trigger: %w", err)
-	}
-	g := newGen(seed, now)
-	if err := d.Tx(ctx, func(tx *sql.Tx) error {
-		if err := moveAccountsAside(ctx, tx); err != nil {
-			return err
-		}
-		w := newWriter(ctx, tx)
-		g.writeBase(w)
-		return w.err
-	}); err != nil {
+	defer conn.Close()
+	restore, err := bulkLoadMode(ctx, conn)
+	if err != nil {
 		return err
 	}
-	for start := 0; start < n; start += seedBatch {
-		batch := make([]*listing, 0, seedBatch)
-		for id := start + 1; id <= min(start+seedBatch, n); id++ {
-			batch = append(batch, g.seedListing(int64(id)))
+	defer restore()
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() // no-op after Commit
+	if err := seedTx(ctx, tx, n, seed, now); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// Connection settings of the writer during a seed, and afterwards (the
+// values the DSN gives every connection, see db.dsn). During the seed: no
+// fsync (a killed seed is rolled back from the journal either way), a
+// 64 MB page cache (it also bounds each index sort's memory), index sorts
+// spilling to temporary files rather than memory (so the seeder's memory
+// does not grow with N) and a helper thread for those sorts.
+const (
+	seedPragmas    = `PRAGMA foreign_keys=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536; PRAGMA temp_store=FILE; PRAGMA threads=2`
+	restorePragmas = `PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-16000; PRAGMA temp_store=MEMORY; PRAGMA threads=0`
+)
+
+// bulkLoadMode applies seedPragmas to conn and leaves WAL mode when no
+// other connection has the file open; it returns what undoes both.
+func bulkLoadMode(ctx context.Context, conn *sql.Conn) (func(), error) {
+	if _, err := conn.ExecContext(ctx, seedPragmas); err != nil {
+		return nil, err
+	}
+	undo := func() {
+		// WAL first: the other pragmas are per connection, the journal
+		// mode is the file's.
+		bg := context.WithoutCancel(ctx)
+		conn.ExecContext(bg, `PRAGMA journal_mode=WAL`)
+		conn.ExecContext(bg, restorePragmas)
+	}
+	// Leaving WAL needs the file to itself: do not wait for readers (a
+	// server in the same process), stay in WAL if there are any.
+	var mode string
+	if _, err := conn.ExecContext(ctx, `PRAGMA busy_timeout=0`); err != nil {
+		return undo, err
+	}
+	if err := conn.QueryRowContext(ctx, `PRAGMA journal_mode=TRUNCATE`).Scan(&mode); err != nil && !strings.Contains(err.Error(), "locked") {
+		undo()
+		return nil, err
+	}
+	if _, err := conn.ExecContext(ctx, `PRAGMA busy_timeout=5000`); err != nil {
+		undo()
+		return nil, err
+	}
+	return undo, nil
+}
+
+// seedTx writes the whole seed in tx.
+func seedTx(ctx context.Context, tx *sql.Tx, n int, seed int64, now time.Time) error {
+	if err := moveAccountsAside(ctx, tx); err != nil {
+		return err
+	}
+	g := newGen(seed, now, n)
+	g.liveCats = map[int64]int{}
+	w := newWriter(ctx, tx)
+	g.writeBase(w)
+	if err := w.flush(); err != nil {
+		return err
+	}
+	rebuild, err := dropDerived(ctx, tx)
+	if err != nil {
+		return err
+	}
+	if err := g.writeListings(ctx, w, n); err != nil {
+		return err
+	}
+	if err := g.finish(w); err != nil {
+		return err
+	}
+	if err := g.writeCategoryCounts(ctx, tx); err != nil {
+		return err
+	}
+	// The full-text index in one pass over the listings, then the indexes.
+	if _, err := tx.ExecContext(ctx, `INSERT INTO listings_fts(listings_fts) VALUES('rebuild')`); err != nil {
+		return fmt.Errorf("demo: full-text index: %w", err)
+	}
+	for _, q := range rebuild {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("demo: re-creating %q: %w", q, err)
 		}
-		alts := g.alternatives(batch, 5)
-		if err := d.Tx(ctx, func(tx *sql.Tx) error {
-			// The full-text index is filled once per batch instead of by
-			// the per-row trigger: FTS5 flushes its pending terms at every
-			// statement, so row-by-row indexing writes thousands of tiny
-			// segments. The trigger is dropped and re-created inside the
-			// batch's transaction, so an interrupted seed leaves it in place.
-			if _, err := tx.ExecContext(ctx, `DROP TRIGGER listings_fts_ai`); err != nil {
-				return err
+	}
+	return nil
+}
+
+// seedTables are the tables the seed fills in bulk (their secondary
+// indexes are dropped during the load).
+var seedTables = func() []string {
+	var out []string
+	for t := range columns {
+		out = append(out, t)
+	}
+	return out
+}()
+
+// dropDerived drops, inside tx, the secondary indexes of the seeded tables
+// and the full-text insert trigger, and returns the statements that
+// re-create them. Uniqueness the generator relies on (primary keys, UNIQUE
+// columns) stays enforced: those indexes belong to their tables.
+func dropDerived(ctx context.Context, tx *sql.Tx) ([]string, error) {
+	marks := strings.TrimSuffix(strings.Repeat("?,", len(seedTables)), ",")
+	args := make([]any, len(seedTables))
+	for i, t := range seedTables {
+		args[i] = t
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT type, name, sql FROM sqlite_master
+		WHERE (type = 'index' AND sql IS NOT NULL AND tbl_name IN (`+marks+`))
+		   OR (type = 'trigger' AND name = 'listings_fts_ai')
+		ORDER BY type, name`, args...)
+	if err != nil {
+		return nil, err
+	}
+	var kinds, names, rebuild []string
+	for rows.Next() {
+		var kind, name, q string
+		if err := rows.Scan(&kind, &name, &q); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		kinds, names, rebuild = append(kinds, kind), append(names, name), append(rebuild, q)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for i, name := range names {
+		if _, err := tx.ExecContext(ctx, `DROP `+strings.ToUpper(kinds[i])+` "`+name+`"`); err != nil {
+			return nil, err
+		}
+	}
+	return rebuild, nil
+}
+
+// chunk is what the generator hands the writer: founders first, since
+// listings link to them.
+type chunk struct {
+	founders []*founder
+	listings []*listing
+	alts     []alternative
+}
+
+// writeListings generates n listings in a goroutine, chunk by chunk, while
+// this one writes them. The generator alone touches g until it is done.
+func (g *gen) writeListings(ctx context.Context, w *writer, n int) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	chunks := make(chan chunk, 1)
+	go func() {
+		defer close(chunks)
+		for start := 0; start < n; start += seedChunk {
+			c := chunk{listings: make([]*listing, 0, seedChunk)}
+			for id := start + 1; id <= min(start+seedChunk, n); id++ {
+				l := g.seedListing(int64(id))
+				g.tallyLive(l)
+				c.listings = append(c.listings, l)
 			}
-			w := newWriter(ctx, tx)
-			g.writePendingFounders(w)
-			for _, l := range batch {
-				writeListing(w, l)
+			c.alts = g.alternatives(c.listings, 5)
+			c.founders, g.pendingFounders = g.pendingFounders, nil
+			select {
+			case chunks <- c:
+			case <-ctx.Done():
+				return
 			}
-			writeAlternatives(w, alts)
-			if w.err != nil {
-				return w.err
+		}
+	}()
+	var err error
+	for c := range chunks {
+		if err != nil {
+			continue // drain, so the generator can finish
+		}
+		for _, f := range c.founders {
+			writeFounder(w, f)
+		}
+		for _, l := range c.listings {
+			writeListing(w, l)
+		}
+		writeAlternatives(w, c.alts)
+		if err = w.flush(); err != nil {
+			cancel()
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// tallyLive counts a live listing in its categories and their parents,
+// once each: what db.RecountCategories computes, without a query over
+// every listing at the end.
+func (g *gen) tallyLive(l *listing) {
+	if l.Status != "live" {
+		return
+	}
+	var seen []int64
+	count := func(id int64) {
+		for _, s := range seen {
+			if s == id {
+				return
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO listings_fts(rowid, name, tagline, description, features, keywords)
-				SELECT id, name, tagline, description, features, keywords FROM listings WHERE id BETWEEN ? AND ?`,
-				batch[0].ID, batch[len(batch)-1].ID); err != nil {
-				return err
-			}
-			_, err := tx.ExecContext(ctx, ftsTrigger)
-			return err
-		}); err != nil {
+		}
+		seen = append(seen, id)
+		g.liveCats[id]++
+	}
+	for _, c := range append([]*category{l.Category}, l.Extra...) {
+		count(c.ID)
+		if c.ParentID != 0 {
+			count(c.ParentID)
+		}
+	}
+}
+
+func (g *gen) writeCategoryCounts(ctx context.Context, tx *sql.Tx) error {
+	st, err := tx.PrepareContext(ctx, `UPDATE categories SET live_count = ? WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for _, c := range g.cats {
+		if _, err := st.ExecContext(ctx, g.liveCats[c.ID], c.ID); err != nil {
 			return err
 		}
 	}
-	return d.Tx(ctx, func(tx *sql.Tx) error { return g.finish(newWriter(ctx, tx)) })
+	return nil
 }
 
 // seedStatuses weights: mostly live, a few of everything else.
@@ -120,5 +308,6 @@ func (g *gen) seedListing(id int64) *listing {
 	if st == "live" && g.chance(1) {
 		g.billboard(l)
 	}
+	l.words = nil // the prose is written; its replacer is the bulk of a listing's memory
 	return l
 }

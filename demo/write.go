@@ -51,42 +51,96 @@ var verbs = map[string]string{
 	"settings": "INSERT OR REPLACE",
 }
 
-// writer inserts rows through statements prepared once per transaction.
-// The first error sticks and later inserts are skipped, which keeps the
-// many insert calls free of error plumbing.
+// writer buffers rows and writes them, at flush, table by table in
+// multi-row INSERTs (VALUES (…),(…),…) prepared once per transaction: one
+// statement per 64 rows instead of one per row, which is most of the cost
+// of a row in database/sql and the driver. Tables are flushed in the order
+// of their first row, so parents are written before their children. The
+// first error sticks and later calls are skipped, which keeps the many
+// insert calls free of error plumbing.
 type writer struct {
 	ctx   context.Context
 	tx    *sql.Tx
-	stmts map[string]*sql.Stmt
+	stmts map[stmtKey]*sql.Stmt
+	bufs  map[string]*rowBuf
+	order []string // tables in the order of their first row
 	err   error
 }
 
-func newWriter(ctx context.Context, tx *sql.Tx) *writer {
-	return &writer{ctx: ctx, tx: tx, stmts: map[string]*sql.Stmt{}}
+type stmtKey struct {
+	table string
+	rows  int
 }
 
+type rowBuf struct {
+	cols int
+	args []any
+}
+
+// maxRowsPerInsert rows go in one statement; a remainder is written in
+// halving steps (32, 16, … 1), so each table needs at most 7 statements.
+const maxRowsPerInsert = 64
+
+func newWriter(ctx context.Context, tx *sql.Tx) *writer {
+	return &writer{ctx: ctx, tx: tx, stmts: map[stmtKey]*sql.Stmt{}, bufs: map[string]*rowBuf{}}
+}
+
+// insert buffers one row of table; flush writes it.
 func (w *writer) insert(table string, args ...any) {
 	if w.err != nil {
 		return
 	}
-	st := w.stmts[table]
-	if st == nil {
-		cols := columns[table]
-		marks := strings.TrimSuffix(strings.Repeat("?,", strings.Count(cols, ",")+1), ",")
-		verb := verbs[table]
-		if verb == "" {
-			verb = "INSERT"
-		}
-		st, w.err = w.tx.PrepareContext(w.ctx, verb+" INTO "+table+"("+cols+") VALUES("+marks+")")
-		if w.err != nil {
-			w.err = fmt.Errorf("prepare %s: %w", table, w.err)
-			return
-		}
-		w.stmts[table] = st
+	b := w.bufs[table]
+	if b == nil {
+		b = &rowBuf{cols: len(args)}
+		w.bufs[table] = b
+		w.order = append(w.order, table)
 	}
-	if _, err := st.ExecContext(w.ctx, args...); err != nil {
-		w.err = fmt.Errorf("insert into %s: %w", table, err)
+	b.args = append(b.args, args...)
+}
+
+// flush writes every buffered row and returns the first error.
+func (w *writer) flush() error {
+	for _, table := range w.order {
+		b := w.bufs[table]
+		for rest := b.args; len(rest) > 0 && w.err == nil; {
+			k := maxRowsPerInsert
+			for k*b.cols > len(rest) {
+				k /= 2
+			}
+			if st := w.stmt(table, k); st != nil {
+				if _, err := st.ExecContext(w.ctx, rest[:k*b.cols]...); err != nil {
+					w.err = fmt.Errorf("insert into %s: %w", table, err)
+				}
+			}
+			rest = rest[k*b.cols:]
+		}
+		clear(b.args) // let the written values go, keep the buffer
+		b.args = b.args[:0]
 	}
+	return w.err
+}
+
+// stmt returns the prepared INSERT of rows rows into table.
+func (w *writer) stmt(table string, rows int) *sql.Stmt {
+	key := stmtKey{table, rows}
+	if st := w.stmts[key]; st != nil {
+		return st
+	}
+	cols := columns[table]
+	row := "(" + strings.TrimSuffix(strings.Repeat("?,", strings.Count(cols, ",")+1), ",") + ")"
+	verb := verbs[table]
+	if verb == "" {
+		verb = "INSERT"
+	}
+	q := verb + " INTO " + table + "(" + cols + ") VALUES" + strings.TrimSuffix(strings.Repeat(row+",", rows), ",")
+	st, err := w.tx.PrepareContext(w.ctx, q)
+	if err != nil {
+		w.err = fmt.Errorf("prepare %s: %w", table, err)
+		return nil
+	}
+	w.stmts[key] = st
+	return st
 }
 
 // Conversions for nullable and JSON columns.
@@ -177,9 +231,13 @@ func (g *gen) writeUsers(w *writer) {
 // must exist before the listings that link to them.
 func (g *gen) writePendingFounders(w *writer) {
 	for _, f := range g.pendingFounders {
-		w.insert("founders", f.ID, f.Slug, f.Name, f.Title, f.Bio, f.Country, jsonOf(f.Socials), nullInt(f.UserID, 0), stamp(f.CreatedAt))
+		writeFounder(w, f)
 	}
 	g.pendingFounders = g.pendingFounders[:0]
+}
+
+func writeFounder(w *writer, f *founder) {
+	w.insert("founders", f.ID, f.Slug, f.Name, f.Title, f.Bio, f.Country, jsonOf(f.Socials), nullInt(f.UserID, 0), stamp(f.CreatedAt))
 }
 
 // writeListing writes a listing with all its rows; counters come from the
@@ -255,8 +313,8 @@ func writeListingActivity(w *writer, l *listing) {
 	}
 }
 
-// finish writes the rows that depend on every listing: awards, the
-// first_week setting and the category counts.
+// finish writes the rows that depend on every listing: awards and the
+// first_week setting. The category counts are the caller's.
 func (g *gen) finish(w *writer) error {
 	for _, a := range computeAwards(g.weekly, date(g.week0)) {
 		w.insert("awards", a.Week, a.Rank, a.ListingID, a.Votes)
@@ -266,8 +324,5 @@ func (g *gen) finish(w *writer) error {
 		first = g.earliestWeek
 	}
 	w.insert("settings", "first_week", date(first))
-	if w.err != nil {
-		return w.err
-	}
-	return db.RecountCategories(w.ctx, w.tx)
+	return w.flush()
 }
