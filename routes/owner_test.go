@@ -359,7 +359,9 @@ func TestEditAnswerSeesOtherWrites(t *testing.T) {
 		}
 		return r.JSON()
 	}
-	tag := func(i int) map[string]any { return map[string]any{"fields": map[string]any{"tagline": fmt.Sprintf("Tagline %d", i)}} }
+	tag := func(i int) map[string]any {
+		return map[string]any{"fields": map[string]any{"tagline": fmt.Sprintf("Tagline %d", i)}}
+	}
 	edit(tag(1))
 	edit(tag(2)) // from the kept rows
 	if r := e.Do("POST", "/api/v1/me/listings/1/milestones", map[string]any{"date": "2026-02-01", "title": "Through the API"}, e.owner...); r.Status != 201 {
