@@ -50,6 +50,8 @@ type partsCache struct {
 	wcommits atomic.Int64 // commits on the writer connection (commit hook)
 	gcommits atomic.Int64 // of which group commits
 
+	decoded decodeMemo // the rows' JSON columns (profile.go)
+
 	mu      sync.Mutex
 	m       map[int64]*profileParts
 	pending map[int64]*profileParts // read in the batch being committed
@@ -81,7 +83,7 @@ func (d *DB) GetOwnerListingInEdit(ctx context.Context, q Queries, id int64) (*L
 	if err != nil {
 		return nil, err
 	}
-	return d.getListingWith(ctx, q, "l.id = "+IntArg, id, true, func(l *Listing, in partsInputs) error {
+	return d.getListingWith(ctx, q, "l.id = "+IntArg, id, true, &d.parts.decoded, func(l *Listing, in partsInputs) error {
 		c := &d.parts
 		c.mu.Lock()
 		p := c.pending[id]
