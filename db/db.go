@@ -72,6 +72,9 @@ func Open(ctx context.Context, path string) (*DB, error) {
 			return nil, fmt.Errorf("database directory %s does not exist", dir)
 		}
 	}
+	if err := refuseReplicaCopy(path); err != nil {
+		return nil, err
+	}
 	w, err := sql.Open("sqlite", dsn(path, false))
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"runtime"
 )
 
@@ -50,7 +51,7 @@ func OpenReplica(ctx context.Context, path string) (*DB, error) {
 		return nil, err
 	}
 	d := &DB{W: w, Path: path}
-	if err := d.checkReplicaSchema(ctx); err != nil {
+	if err := d.CheckReplicaSchema(ctx); err != nil {
 		w.Close()
 		return nil, err
 	}
@@ -62,9 +63,9 @@ func OpenReplica(ctx context.Context, path string) (*DB, error) {
 	return d, nil
 }
 
-// checkReplicaSchema refuses a copy whose schema differs from this binary's:
+// CheckReplicaSchema refuses a copy whose schema differs from this binary's:
 // a replica must run the same launchdir version as its primary.
-func (d *DB) checkReplicaSchema(ctx context.Context) error {
+func (d *DB) CheckReplicaSchema(ctx context.Context) error {
 	applied, err := d.appliedVersions(ctx)
 	if err != nil {
 		return fmt.Errorf("replica database %s is not usable: %w", d.Path, err)
@@ -81,3 +82,14 @@ func (d *DB) checkReplicaSchema(ctx context.Context) error {
 
 // IsReplica reports whether this is a read replica's copy (read-only).
 func (d *DB) IsReplica() bool { return d.replica }
+
+// refuseReplicaCopy keeps read-write opens (the server, every CLI command)
+// off a read replica's copy: a write there would be invisible to the
+// replica (SQLite would switch the copy to WAL) and overwritten by the
+// follower. The follower's position file marks a copy.
+func refuseReplicaCopy(path string) error {
+	if _, err := os.Stat(path + "-txid"); err == nil {
+		return fmt.Errorf("%s is a read replica's copy (%s-txid beside it): serve it with -replica-of; to promote it to a primary, stop the replica and delete %s-txid first", path, path, path)
+	}
+	return nil
+}
