@@ -79,7 +79,7 @@ func startReadReplica(ctx context.Context, c *serveConfig, log *slog.Logger) (*s
 	if err != nil {
 		return nil, fmt.Errorf("read replica: %v", err)
 	}
-	d, err := db.OpenReplica(ctx, c.DB)
+	d, err := db.OpenReplica(ctx, c.DB, db.Options{ReadConns: c.ReadConns, ReadCacheKB: c.ReadCacheMB * 1000})
 	if err != nil {
 		fol.Close()
 		return nil, fmt.Errorf("read replica %s: %v", c.DB, err)
@@ -101,6 +101,7 @@ func startReadReplica(ctx context.Context, c *serveConfig, log *slog.Logger) (*s
 		return fail(err)
 	}
 	srv, err := routes.New(a, routes.Options{RatePerSecond: c.RatePerSecond, RateBurst: c.RateBurst, TrustProxy: c.TrustProxy,
+		MaxInFlight: c.MaxInFlight, MaxInFlightWrites: c.MaxWrites, QueueTimeout: c.QueueTimeout,
 		Replication: func() any { st := fol.Status(); st.Primary = c.PrimaryURL; return st }})
 	if err != nil {
 		return fail(err)

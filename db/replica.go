@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"runtime"
 )
 
 // A read replica's file is written by the follower (replica.Follower), which
@@ -19,26 +18,33 @@ import (
 // fails with SQLITE_READONLY instead of touching the copy.
 
 // replicaDSN is a read-only connection string for a follower's file.
-func replicaDSN(path string) string {
+func replicaDSN(path string, cacheKB int) string {
 	q := url.Values{}
 	q.Set("mode", "ro")
 	// The follower holds an exclusive lock while it applies a batch of
 	// transactions (milliseconds); readers wait for it rather than fail.
 	q.Add("_pragma", "busy_timeout(10000)")
-	q.Add("_pragma", "cache_size(-8000)")
+	q.Add("_pragma", fmt.Sprintf("cache_size(-%d)", cacheKB))
 	q.Add("_pragma", "temp_store(MEMORY)")
 	q.Add("_pragma", "query_only(ON)")
 	return "file:" + path + "?" + q.Encode()
 }
 
-// OpenReplica opens a follower's copy of the primary's database for reading.
-// The schema must be one this binary knows: a replica never migrates.
-func OpenReplica(ctx context.Context, path string) (*DB, error) {
+// OpenReplica opens a follower's copy of the primary's database for reading
+// (o as for OpenWith; the writer's cache is not used). The schema must be
+// one this binary knows: a replica never migrates.
+func OpenReplica(ctx context.Context, path string, o Options) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("database path is empty")
 	}
+	if o.ReadCacheKB <= 0 {
+		o.ReadCacheKB = DefaultReadCacheKB
+	}
+	if o.ReadConns <= 0 {
+		o.ReadConns = DefaultReadConns()
+	}
 	open := func(n int) (*sql.DB, error) {
-		p, err := sql.Open("sqlite", replicaDSN(path))
+		p, err := sql.Open("sqlite", replicaDSN(path, o.ReadCacheKB))
 		if err != nil {
 			return nil, err
 		}
@@ -55,7 +61,7 @@ func OpenReplica(ctx context.Context, path string) (*DB, error) {
 		w.Close()
 		return nil, err
 	}
-	if d.R, err = open(max(2, runtime.NumCPU()*2)); err != nil {
+	if d.R, err = open(o.ReadConns); err != nil {
 		w.Close()
 		return nil, err
 	}

@@ -156,7 +156,7 @@ var problemStatuses = []struct {
 	{"UnsupportedMediaType", "415", "The body is not application/json (code unsupported_media_type).", nil},
 	{"IdempotencyMismatch", "422", "The Idempotency-Key was used with another request (code idempotency_mismatch).", nil},
 	{"RateLimited", "429", "Too many requests (code rate_limited).", []string{"Retry-After"}},
-	{"ServerError", "default", "Server error (code internal 500 or unavailable 503).", nil},
+	{"ServerError", "default", "Server error (code internal 500, or unavailable 503: with Retry-After when the server is at capacity and the request waited its turn in vain).", nil},
 }
 
 func problemResponses() map[string]any {
