@@ -34,6 +34,7 @@ type DB struct {
 	rstmts stmtCache      // prepared on the read pool (stmts.go)
 	wstmts stmtCache      // prepared on the writer
 	group  groupQueue     // edits waiting for a group commit (group.go)
+	parts  partsCache     // owner profiles' other rows between group edits (parts.go)
 	bg     sync.WaitGroup // start-up work left running (analyzeIfMissing)
 
 	replica bool // a read replica's copy: read-only, see replica.go

@@ -137,6 +137,15 @@ func (d *DB) GetOwnerListing(ctx context.Context, q querier, id int64) (*Listing
 
 func (d *DB) getListing(ctx context.Context, q querier, where string, arg any, owner bool) (*Listing, error) {
 	q = d.Prepared(q) // a dozen queries per profile: parse each once per connection
+	return d.getListingWith(ctx, q, where, arg, owner, func(l *Listing, in partsInputs) error {
+		return d.loadProfileParts(ctx, q, l, in.dr, in.uStory, in.uMile, in.uMedia, owner)
+	})
+}
+
+// getListingWith reads the listing row and lets parts fill in the rows of
+// other tables.
+func (d *DB) getListingWith(ctx context.Context, q querier, where string, arg any, owner bool,
+	parts func(l *Listing, in partsInputs) error) (*Listing, error) {
 	var (
 		l                                               Listing
 		features, usps, keywords, tags, socials, nf, at string
@@ -175,7 +184,7 @@ func (d *DB) getListing(ctx context.Context, q querier, where string, arg any, o
 	for k, v := range l.Socials {
 		l.Links[k] = v
 	}
-	if err := d.loadProfileParts(ctx, q, &l, dr, uStory, uMile, uMedia, owner); err != nil {
+	if err := parts(&l, partsInputs{dr: dr, uStory: uStory, uMile: uMile, uMedia: uMedia}); err != nil {
 		return nil, err
 	}
 	return &l, nil
