@@ -100,6 +100,9 @@ func OpenWith(ctx context.Context, path string, o Options) (*DB, error) {
 			return nil, fmt.Errorf("database directory %s does not exist", dir)
 		}
 	}
+	if err := refuseReplicaCopy(path); err != nil {
+		return nil, err
+	}
 	if o.ReadCacheKB <= 0 {
 		o.ReadCacheKB = DefaultReadCacheKB
 	}
