@@ -51,6 +51,7 @@ type serveConfig struct {
 	ReplicaOf       string
 	PrimaryURL      string
 	FollowInterval  time.Duration
+	ReplicaWrites   string
 	CrawlPrivate    bool
 	CrawlWorkers    int
 	CrawlMaxPages   int
@@ -259,7 +260,11 @@ func start(ctx context.Context, c *serveConfig, log *slog.Logger) (*service, err
 		d.Close()
 		return nil, err
 	}
-	s := &service{app: a, handler: srv, cancel: cancel, db: d, rep: rep}
+	var h http.Handler = srv
+	if rep != nil { // read replicas may follow: mark browsers that just wrote (see toPrimary)
+		h = markWrites(srv, strings.HasPrefix(c.BaseURL, "https://"))
+	}
+	s := &service{app: a, handler: h, cancel: cancel, db: d, rep: rep}
 	s.wg.Add(1)
 	go func() { defer s.wg.Done(); a.RunBackground(bg) }()
 	return s, nil

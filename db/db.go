@@ -34,6 +34,7 @@ type DB struct {
 	rstmts stmtCache      // prepared on the read pool (stmts.go)
 	wstmts stmtCache      // prepared on the writer
 	group  groupQueue     // edits waiting for a group commit (group.go)
+	parts  partsCache     // owner profiles' other rows between group edits (parts.go)
 	bg     sync.WaitGroup // start-up work left running (analyzeIfMissing)
 
 	replica bool // a read replica's copy: read-only, see replica.go
@@ -98,6 +99,9 @@ func OpenWith(ctx context.Context, path string, o Options) (*DB, error) {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			return nil, fmt.Errorf("database directory %s does not exist", dir)
 		}
+	}
+	if err := refuseReplicaCopy(path); err != nil {
+		return nil, err
 	}
 	if o.ReadCacheKB <= 0 {
 		o.ReadCacheKB = DefaultReadCacheKB

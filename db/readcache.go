@@ -108,7 +108,7 @@ func (d *DB) watchWrites(ctx context.Context) error {
 		if !ok {
 			return fmt.Errorf("sqlite driver connection %T has no commit hook", dc)
 		}
-		h.RegisterCommitHook(func() int32 { d.rc.gen.Add(1); return 0 })
+		h.RegisterCommitHook(func() int32 { d.rc.gen.Add(1); d.parts.wcommits.Add(1); return 0 })
 		return nil
 	})
 }

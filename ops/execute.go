@@ -56,7 +56,7 @@ func ReadReplica(primary string) *Error {
 // Call authorises, validates and runs op. args holds raw inputs (strings
 // already coerced for REST; JSON values for MCP).
 func (x *Executor) Call(ctx context.Context, op *Operation, p *Principal, args map[string]any, idemKey string, progress func(float64, float64, string)) (res *Result, err error) {
-	if x.Primary != "" && op.Method != "GET" {
+	if x.Primary != "" && !op.ReadOnly() {
 		return nil, ReadReplica(x.Primary)
 	}
 	if op.Scope != "" {

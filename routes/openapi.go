@@ -145,7 +145,7 @@ var problemStatuses = []struct {
 	name, status, desc string
 	headers            []string
 }{
-	{"ReadReplica", "307", "Sent to a read replica (see the README, read replicas): repeat the request, same method and body, at Location on the primary (code unavailable, extra.primary).", []string{"Location"}},
+	{"ReadReplica", "307", "Sent to a read replica started with -replica-writes redirect (see the README, read replicas; by default a replica forwards writes to the primary instead): repeat the request, same method and body, at Location on the primary (code unavailable, extra.primary).", []string{"Location"}},
 	{"BadRequest", "400", "Invalid input (code invalid): errors lists each bad field.", nil},
 	{"Unauthorized", "401", "No or bad credentials (code unauthorized). Public operations answer this too when a bad credential is sent.", []string{"WWW-Authenticate"}},
 	{"Forbidden", "403", "The credential lacks the scope (code forbidden, required_scope, and a WWW-Authenticate insufficient_scope challenge).", nil},
