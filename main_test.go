@@ -67,6 +67,8 @@ func TestCLIBadInput(t *testing.T) {
 		{"-bogus"},
 		{"-db", "/nonexistent-dir/x.db", "-addr", "127.0.0.1:0"},
 		{"-payments", "cash"},
+		{"-read-conns", "0"}, {"-read-page-cache", "0"}, {"-write-page-cache", "0"},
+		{"-max-inflight", "-1"}, {"-max-inflight-writes", "0"}, {"-queue-timeout", "0s"},
 		{"seed", "-listings", "0", "-db", filepath.Join(t.TempDir(), "s.db")},
 		{"order", "refund", "-number", "LD-2026-000001", "-db", filepath.Join(t.TempDir(), "o.db")},
 	} {
@@ -316,5 +318,40 @@ func TestFirstServeFillsDemoAfterAPIKey(t *testing.T) {
 	}
 	if n := serve(empty, true); n != 0 {
 		t.Fatalf("a directory served empty on purpose got %d demo listings", n)
+	}
+}
+
+// TestFirstServeMergesTheDemoFoundersKey: an API key made before the first
+// serve for the demo founder's own email ends up on the demo founder's
+// account (owner of its listings) instead of stopping the demo fill.
+func TestFirstServeMergesTheDemoFoundersKey(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "first.db")
+	key, err := runCmd(t, "apikey", "create", "-email", "demo@launchdir.local", "-scopes", "account:read,listings:write", "-db", dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCmd(t, "user", "promote", "-email", "demo@launchdir.local", "-db", dbPath); err != nil {
+		t.Fatal(err)
+	}
+	c := defaultServeConfig()
+	c.DB, c.Addr = dbPath, "127.0.0.1:0"
+	if err := c.check(); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	s, err := start(ctx, c, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	p, err := s.app.Authenticate(ctx, "Bearer "+strings.TrimSpace(key))
+	if err != nil || p.Email != "demo@launchdir.local" || p.UserID != 1 {
+		t.Fatalf("key after the demo fill: %+v %v", p, err)
+	}
+	var owned, accounts, admin int
+	s.app.DB.R.QueryRow(`SELECT (SELECT count(*) FROM listing_owners WHERE user_id = 1),
+		(SELECT count(*) FROM users WHERE email LIKE 'demo@launchdir.local%'), (SELECT is_admin FROM users WHERE id = 1)`).Scan(&owned, &accounts, &admin)
+	if owned == 0 || accounts != 1 || admin != 1 {
+		t.Fatalf("demo founder owns %d listings, %d accounts with the email, admin %d", owned, accounts, admin)
 	}
 }

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -158,50 +160,90 @@ func readReplicaTopology(t *testing.T, repURL string, env []string) {
 	}
 	t.Logf("%s: 15 writes reached the replica, worst lag %v, %d concurrent replica reads, 0 failed", replica.Redact(repURL), worst.Round(time.Millisecond), reads.Load())
 
-	// A REST write on the replica is redirected to the primary (307 keeps
-	// method and body); a client that follows it lands the write there.
-	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	// A REST write on the replica is forwarded to the primary, which
+	// answers it; the browser-facing recent-write cookie comes back too.
 	body := []byte(`{"fields":{"tagline":"via the replica"}}`)
-	req, _ := http.NewRequest("PATCH", rep.base+"/api/v1/me/listings/1?x=1", bytes.NewReader(body))
+	req, _ := http.NewRequest("PATCH", rep.base+"/api/v1/me/listings/1", bytes.NewReader(body))
 	req.Header.Set("Authorization", "Bearer "+bearer)
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := noFollow.Do(req)
+	resp, err := noRedirects.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	pb, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(pb), `"tagline":"via the replica"`) || !hasCookie(resp, recentWriteCookie) || resp.Header.Get("Via") != viaReplica {
+		t.Fatalf("PATCH through the replica: %d %v %s", resp.StatusCode, resp.Header, pb)
+	}
+	waitTagline(t, rep, "via the replica", time.Now())
+	siteReadYourWrites(t, rep)
+	// CORS preflights stay here; a request another replica forwarded is a loop.
+	for _, r := range []struct {
+		method, path string
+		hdr          string
+		want         int
+	}{{"OPTIONS", "/oauth/token", "", 204}, {"GET", "/api/v1/categories", forwardedHeader, 508}} {
+		req, _ := http.NewRequest(r.method, rep.base+r.path, nil)
+		req.Header.Set("Origin", "https://client.example")
+		req.Header.Set("Access-Control-Request-Method", "POST")
+		if r.hdr != "" {
+			req.Header.Set(r.hdr, "1")
+		}
+		resp, err := noRedirects.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != r.want {
+			t.Errorf("%s %s on the replica: %d, want %d", r.method, r.path, resp.StatusCode, r.want)
+		}
+	}
+
+	// With -replica-writes redirect, writes get 307 to the same URL on the
+	// primary (307 keeps method and body); a client following it lands the
+	// write. Site forms and the pages that write on GET go there too.
+	redirArgs := []string{"-db", filepath.Join(dir, "copy2.db"), "-rate", "0", "-base-url", "http://launchdir.test", "-replica-of", repURL,
+		"-primary-url", primary.base, "-replica-poll-interval", "50ms", "-replica-writes", "redirect"}
+	red := startChildEnv(t, env, redirArgs...)
+	req, _ = http.NewRequest("PATCH", red.base+"/api/v1/me/listings/1?x=1", bytes.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+bearer)
+	req.Header.Set("Content-Type", "application/json")
+	if resp, err = noRedirects.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	pb, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
 	if resp.StatusCode != 307 || resp.Header.Get("Location") != primary.base+"/api/v1/me/listings/1?x=1" ||
 		!strings.HasPrefix(resp.Header.Get("Content-Type"), "application/problem+json") || !strings.Contains(string(pb), `"primary":"`+primary.base+`"`) {
-		t.Fatalf("write on the replica: %d %v %s", resp.StatusCode, resp.Header, pb)
+		t.Fatalf("write on the redirecting replica: %d %v %s", resp.StatusCode, resp.Header, pb)
 	}
-	req, _ = http.NewRequest("PATCH", rep.base+"/api/v1/me/listings/1", bytes.NewReader(body))
+	req, _ = http.NewRequest("PATCH", red.base+"/api/v1/me/listings/1", bytes.NewReader([]byte(`{"fields":{"tagline":"via a redirect"}}`)))
 	req.Header.Set("Authorization", "Bearer "+bearer)
 	req.Header.Set("Content-Type", "application/json")
 	if resp, err = http.DefaultClient.Do(req); err != nil || resp.StatusCode != 200 {
 		t.Fatalf("followed redirect: %v %v", resp, err)
 	}
 	resp.Body.Close()
-	waitTagline(t, rep, "via the replica", time.Now())
-	// Site forms and the pages that write on GET go to the primary too.
+	waitTagline(t, red, "via a redirect", time.Now())
 	for _, r := range []struct{ method, path string }{{"POST", "/signin"}, {"GET", "/verify/abc"}, {"GET", "/oauth/authorize?client_id=x"}, {"DELETE", "/api/v1/me/api-keys/1"}} {
-		req, _ := http.NewRequest(r.method, rep.base+r.path, strings.NewReader("email=a@b.c"))
+		req, _ := http.NewRequest(r.method, red.base+r.path, strings.NewReader("email=a@b.c"))
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		resp, err := noFollow.Do(req)
+		resp, err := noRedirects.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
 		if resp.StatusCode != 307 || resp.Header.Get("Location") != primary.base+r.path {
-			t.Errorf("%s %s on the replica: %d %q", r.method, r.path, resp.StatusCode, resp.Header.Get("Location"))
+			t.Errorf("%s %s on the redirecting replica: %d %q", r.method, r.path, resp.StatusCode, resp.Header.Get("Location"))
 		}
 	}
+	red.kill()
 
 	// MCP on the replica: reads answer, writes name the primary.
 	cs := mcpSession(t, rep.base, bearer)
 	ctx := context.Background()
 	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "get_listing", Arguments: map[string]any{"slug": "quickbase"}})
-	if err != nil || res.IsError || !strings.Contains(mcpText(res), "via the replica") {
+	if err != nil || res.IsError || !strings.Contains(mcpText(res), "via a redirect") {
 		t.Fatalf("get_listing over MCP on the replica: %v %s", err, mcpText(res))
 	}
 	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "post_listing_update", Arguments: map[string]any{"id": 1, "title": "x", "body": "y"}})
@@ -219,12 +261,40 @@ func readReplicaTopology(t *testing.T, repURL string, env []string) {
 		t.Errorf("replica log: %s", rep2.log)
 	}
 
+	// With the primary gone, a forwarded write is a clear 503, reads go on.
+	primary.kill()
+	req, _ = http.NewRequest("PATCH", rep2.base+"/api/v1/me/listings/1", bytes.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+bearer)
+	req.Header.Set("Content-Type", "application/json")
+	if resp, err = noRedirects.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	pb, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" || !strings.Contains(string(pb), "could not reach the primary") {
+		t.Fatalf("write with the primary down: %d %v %s", resp.StatusCode, resp.Header, pb)
+	}
+	if tagline(t, rep2.base) != "written while the replica was down" {
+		t.Fatal("reads stopped with the primary")
+	}
+
 	// A replica refuses a write flag set that makes no sense.
 	if _, err := runCmd(t, "-db", copyPath, "-replica-of", repURL); err == nil || !strings.Contains(err.Error(), "-primary-url") {
 		t.Errorf("-replica-of without -primary-url: %v", err)
 	}
-	if _, err := runCmd(t, "-db", copyPath, "-replica-of", repURL, "-primary-url", primary.base, "-replicate", repURL); err == nil {
-		t.Error("-replica-of with -replicate was accepted")
+	for _, bad := range [][]string{
+		{"-replicate", repURL},
+		{"-base-url", primary.base},
+		{"-replica-writes", "forward"},
+	} {
+		if _, err := runCmd(t, append([]string{"-db", copyPath, "-replica-of", repURL, "-primary-url", primary.base}, bad...)...); err == nil {
+			t.Errorf("-replica-of with %v was accepted", bad)
+		}
+	}
+	// Read-write commands keep off the copy (a write there would be lost).
+	if _, err := runCmd(t, "apikey", "create", "-email", "x@example.com", "-scopes", "account:read", "-db", copyPath); err == nil ||
+		!strings.Contains(err.Error(), "read replica's copy") {
+		t.Errorf("apikey create on a replica's copy: %v", err)
 	}
 }
 
@@ -261,4 +331,87 @@ func mcpText(res *sdk.CallToolResult) string {
 		}
 	}
 	return b.String()
+}
+
+var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
+func hasCookie(resp *http.Response, name string) bool {
+	for _, c := range resp.Cookies() {
+		if c.Name == name && c.MaxAge > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+var csrfField = regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`)
+
+// siteReadYourWrites signs up and in through the replica (forms forwarded
+// to the primary); right after, the signed-in page is already signed in
+// (the recent-write cookie sends the browser's reads to the primary), and
+// once that cookie is gone the replica itself knows the session.
+func siteReadYourWrites(t *testing.T, rep *child) {
+	t.Helper()
+	jar, _ := cookiejar.New(nil)
+	b := &http.Client{Jar: jar, CheckRedirect: noRedirects.CheckRedirect}
+	form := func(path string, v url.Values) *http.Response {
+		t.Helper()
+		resp, err := b.Get(rep.base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		m := csrfField.FindSubmatch(page)
+		if m == nil {
+			t.Fatalf("no csrf field on %s: %s", path, page)
+		}
+		v.Set("csrf", string(m[1]))
+		resp, err = b.PostForm(rep.base+path, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	creds := url.Values{"email": {"reader@example.com"}, "password": {"correct horse battery"}}
+	if r := form("/signup", url.Values{"email": creds["email"], "password": creds["password"], "name": {"Reader"}}); r.StatusCode != 200 {
+		t.Fatalf("sign-up through the replica: %d", r.StatusCode)
+	}
+	if r := form("/signin", creds); r.StatusCode != 303 || !hasCookie(r, recentWriteCookie) {
+		t.Fatalf("sign-in through the replica: %d %v", r.StatusCode, r.Header)
+	}
+	via := ""
+	me := func() int {
+		resp, err := b.Get(rep.base + "/me/keys")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		via = resp.Header.Get("Via")
+		return resp.StatusCode
+	}
+	if st := me(); st != 200 || via != viaReplica {
+		t.Fatalf("the signed-in page right after sign-in through the replica: %d, Via %q", st, via)
+	}
+	u, _ := url.Parse(rep.base)
+	var kept []*http.Cookie
+	for _, c := range jar.Cookies(u) {
+		if c.Name != recentWriteCookie {
+			kept = append(kept, c)
+		}
+	}
+	jar2, _ := cookiejar.New(nil)
+	jar2.SetCookies(u, kept)
+	b.Jar = jar2
+	deadline := time.Now().Add(10 * time.Second)
+	for me() != 200 {
+		if time.Now().After(deadline) {
+			t.Fatal("the replica never knew the session")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if via != "" {
+		t.Fatalf("without the recent-write cookie the page still came from the primary (Via %q)", via)
+	}
 }

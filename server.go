@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -50,6 +51,7 @@ type serveConfig struct {
 	ReplicaOf       string
 	PrimaryURL      string
 	FollowInterval  time.Duration
+	ReplicaWrites   string
 	CrawlPrivate    bool
 	CrawlWorkers    int
 	CrawlMaxPages   int
@@ -61,13 +63,20 @@ type serveConfig struct {
 	Payments        string
 	VATCheck        string
 	VoteMinAge      time.Duration
+	ReadConns       int
+	ReadCacheMB     int
+	WriteCacheMB    int
+	MaxInFlight     int
+	MaxWrites       int
+	QueueTimeout    time.Duration
 }
 
 func defaultServeConfig() *serveConfig {
 	return &serveConfig{Addr: "127.0.0.1:8080", DB: "./launchdir.db", Demo: true, DemoSeed: 1,
 		RatePerSecond: 20, RateBurst: 40, ShutdownTimeout: 15 * time.Second, IdemTTL: 24 * time.Hour, IdemStale: 5 * time.Minute,
 		CrawlWorkers: 2, CrawlMaxPages: 12, CrawlMaxBytes: 2 << 20, CrawlTimeout: 15 * time.Second,
-		Payments: "test", VATCheck: "offline", VoteMinAge: 24 * time.Hour}
+		Payments: "test", VATCheck: "offline", VoteMinAge: 24 * time.Hour,
+		ReadConns: db.DefaultReadConns(), ReadCacheMB: db.DefaultReadCacheKB / 1000, WriteCacheMB: db.DefaultWriteCacheKB / 1000, MaxInFlight: defaultMaxInFlight(), MaxWrites: defaultMaxWrites, QueueTimeout: routes.DefaultQueueTimeout}
 }
 
 func (c *serveConfig) flags() *flag.FlagSet {
@@ -84,6 +93,12 @@ func (c *serveConfig) flags() *flag.FlagSet {
 	fs.DurationVar(&c.IdemTTL, "idempotency-ttl", c.IdemTTL, "how long Idempotency-Key responses are kept")
 	fs.DurationVar(&c.IdemStale, "idempotency-stale", c.IdemStale, "after how long a key left running by a crashed process is released")
 	replicationFlags(fs, c)
+	fs.IntVar(&c.ReadConns, "read-conns", c.ReadConns, "SQLite read connections")
+	fs.IntVar(&c.ReadCacheMB, "read-page-cache", c.ReadCacheMB, "SQLite page cache per read connection, MB")
+	fs.IntVar(&c.WriteCacheMB, "write-page-cache", c.WriteCacheMB, "SQLite page cache of the writer connection, MB")
+	fs.IntVar(&c.MaxInFlight, "max-inflight", c.MaxInFlight, "GET/HEAD requests running handlers at once; more wait in line (0 = no admission control)")
+	fs.IntVar(&c.MaxWrites, "max-inflight-writes", c.MaxWrites, "other requests (POST, PATCH, DELETE…) running handlers at once; more wait in line")
+	fs.DurationVar(&c.QueueTimeout, "queue-timeout", c.QueueTimeout, "how long a request waits in line before a 503 with Retry-After")
 	readReplicaFlags(fs, c)
 	fs.BoolVar(&c.CrawlPrivate, "crawl-allow-private", c.CrawlPrivate, "let the crawler reach private/loopback addresses (local development only)")
 	fs.IntVar(&c.CrawlWorkers, "crawl-workers", c.CrawlWorkers, "draft pipeline workers")
@@ -135,6 +150,12 @@ func (c *serveConfig) check() error {
 	if c.VATCheck != "offline" && c.VATCheck != "vies" {
 		return fmt.Errorf("bad -vat-check %q: offline or vies", c.VATCheck)
 	}
+	if c.ReadCacheMB < 1 || c.WriteCacheMB < 1 {
+		return errors.New("bad -read-page-cache/-write-page-cache: at least 1 (MB)")
+	}
+	if c.ReadConns < 1 || c.MaxInFlight < 0 || c.MaxWrites < 1 || c.QueueTimeout <= 0 {
+		return errors.New("bad -read-conns/-max-inflight/-max-inflight-writes/-queue-timeout: read conns and writes >= 1, max-inflight >= 0, queue timeout > 0")
+	}
 	if c.VoteMinAge < 0 {
 		return errors.New("bad -vote-min-account-age: must not be negative")
 	}
@@ -167,7 +188,7 @@ func start(ctx context.Context, c *serveConfig, log *slog.Logger) (*service, err
 	if err := restoreIfMissing(ctx, c, log); err != nil {
 		return nil, err
 	}
-	d, err := db.Open(ctx, c.DB)
+	d, err := db.OpenWith(ctx, c.DB, db.Options{ReadConns: c.ReadConns, ReadCacheKB: c.ReadCacheMB * 1000, WriteCacheKB: c.WriteCacheMB * 1000})
 	if err != nil {
 		return nil, fmt.Errorf("database %s: %v", c.DB, err)
 	}
@@ -207,6 +228,7 @@ func start(ctx context.Context, c *serveConfig, log *slog.Logger) (*service, err
 	}
 	var rep *replica.Replicator // started last, once nothing else can fail
 	srv, err := routes.New(a, routes.Options{RatePerSecond: c.RatePerSecond, RateBurst: c.RateBurst, TrustProxy: c.TrustProxy,
+		MaxInFlight: c.MaxInFlight, MaxInFlightWrites: c.MaxWrites, QueueTimeout: c.QueueTimeout,
 		Replication: func() any { return replicationStatus(rep) }})
 	if err != nil {
 		d.Close()
@@ -238,7 +260,11 @@ func start(ctx context.Context, c *serveConfig, log *slog.Logger) (*service, err
 		d.Close()
 		return nil, err
 	}
-	s := &service{app: a, handler: srv, cancel: cancel, db: d, rep: rep}
+	var h http.Handler = srv
+	if rep != nil { // read replicas may follow: mark browsers that just wrote (see toPrimary)
+		h = markWrites(srv, strings.HasPrefix(c.BaseURL, "https://"))
+	}
+	s := &service{app: a, handler: h, cancel: cancel, db: d, rep: rep}
 	s.wg.Add(1)
 	go func() { defer s.wg.Done(); a.RunBackground(bg) }()
 	return s, nil
@@ -315,3 +341,10 @@ func softMemoryLimit() {
 		debug.SetMemoryLimit(96 << 20)
 	}
 }
+
+// Admission control defaults (README, performance: measured with the
+// concurrency sweep): enough requests in flight to keep every core and
+// every read connection busy, no more.
+const defaultMaxWrites = 8
+
+func defaultMaxInFlight() int { return max(8, 4*runtime.GOMAXPROCS(0)) }

@@ -7,9 +7,13 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/http/httputil"
 	"net/url"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"launchdir/app"
@@ -33,6 +37,7 @@ func readReplicaFlags(fs *flag.FlagSet, c *serveConfig) {
 	fs.StringVar(&c.ReplicaOf, "replica-of", c.ReplicaOf, "serve as a read replica following this -replicate URL of the primary (file:///dir or s3://…); needs -primary-url")
 	fs.StringVar(&c.PrimaryURL, "primary-url", c.PrimaryURL, "a read replica's primary, as clients reach it (https://host): writes are redirected there")
 	fs.DurationVar(&c.FollowInterval, "replica-poll-interval", time.Second, "how often a read replica looks for the primary's new transactions")
+	fs.StringVar(&c.ReplicaWrites, "replica-writes", "proxy", "what a read replica does with a write: proxy (forward it to -primary-url and relay the answer) or redirect (307 to -primary-url)")
 }
 
 func (c *serveConfig) checkReadReplica() error {
@@ -53,6 +58,12 @@ func (c *serveConfig) checkReadReplica() error {
 		return fmt.Errorf("bad -primary-url %q: want the primary's origin, http(s)://host[:port]", c.PrimaryURL)
 	}
 	c.PrimaryURL = strings.TrimRight(c.PrimaryURL, "/")
+	if strings.EqualFold(c.PrimaryURL, c.BaseURL) {
+		return errors.New("-primary-url is this replica's own -base-url: it must reach the primary directly (e.g. its internal address), or every write would come back here")
+	}
+	if c.ReplicaWrites != "proxy" && c.ReplicaWrites != "redirect" {
+		return fmt.Errorf("bad -replica-writes %q: proxy or redirect", c.ReplicaWrites)
+	}
 	if c.FollowInterval <= 0 {
 		return errors.New("bad -replica-poll-interval: must be positive")
 	}
@@ -68,12 +79,13 @@ func startReadReplica(ctx context.Context, c *serveConfig, log *slog.Logger) (*s
 	if err != nil {
 		return nil, fmt.Errorf("read replica: %v", err)
 	}
-	d, err := db.OpenReplica(ctx, c.DB)
+	d, err := db.OpenReplica(ctx, c.DB, db.Options{ReadConns: c.ReadConns, ReadCacheKB: c.ReadCacheMB * 1000})
 	if err != nil {
 		fol.Close()
 		return nil, fmt.Errorf("read replica %s: %v", c.DB, err)
 	}
 	fol.OnApply(d.Invalidate) // cached reads retire with every applied batch
+	fol.OnApply(schemaWatch(d, log))
 	fail := func(err error) (*service, error) {
 		d.Close()
 		fol.Close()
@@ -89,6 +101,7 @@ func startReadReplica(ctx context.Context, c *serveConfig, log *slog.Logger) (*s
 		return fail(err)
 	}
 	srv, err := routes.New(a, routes.Options{RatePerSecond: c.RatePerSecond, RateBurst: c.RateBurst, TrustProxy: c.TrustProxy,
+		MaxInFlight: c.MaxInFlight, MaxInFlightWrites: c.MaxWrites, QueueTimeout: c.QueueTimeout,
 		Replication: func() any { st := fol.Status(); st.Primary = c.PrimaryURL; return st }})
 	if err != nil {
 		return fail(err)
@@ -104,28 +117,124 @@ func startReadReplica(ctx context.Context, c *serveConfig, log *slog.Logger) (*s
 		return fail(err)
 	}
 	log.Info("read replica", "primary", c.PrimaryURL, "follows", replica.Redact(c.ReplicaOf))
-	return &service{app: a, handler: toPrimary(srv, c.PrimaryURL), cancel: func() {}, db: d, fol: fol}, nil
+	return &service{app: a, handler: toPrimary(srv, c), cancel: func() {}, db: d, fol: fol}, nil
 }
 
-// toPrimary answers, on a read replica, every request that would write with
-// a 307 to the same URL on the primary (307 keeps the method and body).
-// GET pages that write (email verification, the OAuth flow, checkout) go
-// there too. MCP stays: its read tools answer here and its write tools say
-// where the primary is.
-func toPrimary(next http.Handler, primary string) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !writesOnPrimary(r) {
-			next.ServeHTTP(w, r)
+// schemaWatch logs (once per version) when the primary's schema moves away
+// from this binary's while the replica runs: the primary was upgraded and
+// this replica must be restarted with the same version.
+func schemaWatch(d *db.DB, log *slog.Logger) func() {
+	var warned atomic.Value
+	return func() {
+		err := d.CheckReplicaSchema(context.Background())
+		if err == nil || warned.Load() == err.Error() {
 			return
 		}
-		w.Header().Set("Location", primary+r.URL.RequestURI())
-		w.Header().Set("Cache-Control", "no-store")
-		w.Header().Set("Content-Type", "application/problem+json")
-		w.WriteHeader(http.StatusTemporaryRedirect)
-		p := ops.ProblemFor(ops.ReadReplica(primary))
-		p.Status, p.Title = http.StatusTemporaryRedirect, "Read replica: repeat the request at the primary"
-		json.NewEncoder(w).Encode(p)
+		warned.Store(err.Error())
+		log.Error("the primary's schema changed; restart this replica with the primary's launchdir version", "err", err)
+	}
+}
+
+// A write reaching a replica goes to the primary: by default the replica
+// forwards it (a reverse proxy, so clients and browsers never see another
+// origin: cookies, CSRF tokens and Authorization stay as sent) and relays
+// the answer; with -replica-writes redirect it answers 307 with the same
+// URL on the primary instead. GET pages that write (email verification,
+// the OAuth flow, checkout) go there too. MCP stays: its read tools answer
+// here and its write tools say where the primary is.
+//
+// Read-your-writes: the primary marks the browser that just wrote with a
+// short-lived cookie (recentWriteCookie); a proxying replica sends that
+// browser's reads to the primary until the cookie expires, by which time
+// the write has reached the replicas.
+
+// recentWriteCookie and its lifetime (well above the default sync + poll).
+const (
+	recentWriteCookie = "ld_recent_write"
+	recentWriteWindow = 10 * time.Second
+)
+
+// forwardedHeader marks a request a replica forwarded; a replica receiving
+// one is the target of another replica's -primary-url (a loop).
+const forwardedHeader = "Launchdir-Forwarded-By-Replica"
+
+// viaReplica is the Via entry of an answer a replica relayed from the primary.
+const viaReplica = "1.1 launchdir-replica"
+
+func toPrimary(next http.Handler, c *serveConfig) http.Handler {
+	target, _ := url.Parse(c.PrimaryURL) // checked by checkReadReplica
+	proxy := &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(target)
+			pr.Out.Host = pr.In.Host // the public origin the browser used
+			forwardClient(pr, c.TrustProxy, strings.HasPrefix(c.BaseURL, "https://"))
+			pr.Out.Header.Set(forwardedHeader, "1")
+		},
+		ModifyResponse: func(resp *http.Response) error {
+			resp.Header.Add("Via", viaReplica) // RFC 9110 7.6.3: this answer came through a proxy
+			return nil
+		},
+		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			e := ops.ReadReplica(c.PrimaryURL)
+			e.Detail = "this read replica could not reach the primary (" + c.PrimaryURL + "): the request may not have been made; repeat it (with the same Idempotency-Key) shortly"
+			e.RetryAfter = 5 * time.Second
+			writeReplicaProblem(w, http.StatusServiceUnavailable, e)
+		},
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get(forwardedHeader) != "" {
+			e := ops.ReadReplica(c.PrimaryURL)
+			e.Detail = "a read replica forwarded this request to another read replica: its -primary-url must point at the primary"
+			writeReplicaProblem(w, http.StatusLoopDetected, e)
+			return
+		}
+		toP := writesOnPrimary(r)
+		if c.ReplicaWrites == "redirect" {
+			if toP {
+				w.Header().Set("Location", c.PrimaryURL+r.URL.RequestURI())
+				writeReplicaProblem(w, http.StatusTemporaryRedirect, ops.ReadReplica(c.PrimaryURL))
+				return
+			}
+		} else if toP || recentWriter(r) {
+			proxy.ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
 	})
+}
+
+// forwardClient tells the primary who the client is: the address this
+// replica took as the client's (the last X-Forwarded-For hop when it trusts
+// its proxy, else the peer), so the primary's rate limits (with
+// -trust-proxy) apply to the client, not to the replica.
+func forwardClient(pr *httputil.ProxyRequest, trustProxy, https bool) {
+	client, _, err := net.SplitHostPort(pr.In.RemoteAddr)
+	if err != nil {
+		client = pr.In.RemoteAddr
+	}
+	if xff := pr.In.Header.Values("X-Forwarded-For"); trustProxy && len(xff) > 0 {
+		hops := strings.Split(strings.Join(xff, ","), ",")
+		client = strings.TrimSpace(hops[len(hops)-1])
+	}
+	pr.Out.Header.Set("X-Forwarded-For", client)
+	if https {
+		pr.Out.Header.Set("X-Forwarded-Proto", "https")
+	}
+}
+
+func writeReplicaProblem(w http.ResponseWriter, status int, e *ops.Error) {
+	p := ops.ProblemFor(e)
+	p.Status = status
+	if status == http.StatusTemporaryRedirect {
+		p.Title = "Read replica: repeat the request at the primary"
+	}
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int(e.RetryAfter.Seconds())))
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(p)
 }
 
 func writesOnPrimary(r *http.Request) bool {
@@ -133,7 +242,9 @@ func writesOnPrimary(r *http.Request) bool {
 		return false
 	}
 	switch r.Method {
-	case http.MethodGet, http.MethodHead, http.MethodOptions:
+	case http.MethodOptions: // CORS preflights are answered here (browsers do not follow redirects there)
+		return false
+	case http.MethodGet, http.MethodHead:
 		for _, prefix := range []string{"/oauth/", "/verify/", "/checkout/"} {
 			if strings.HasPrefix(r.URL.Path, prefix) {
 				return true
@@ -143,3 +254,43 @@ func writesOnPrimary(r *http.Request) bool {
 	}
 	return true
 }
+
+func recentWriter(r *http.Request) bool {
+	_, err := r.Cookie(recentWriteCookie)
+	return err == nil
+}
+
+// markWrites is the primary's half of read-your-writes (used when it
+// replicates): a successful write answer carries the recent-write cookie.
+func markWrites(next http.Handler, secure bool) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions || r.URL.Path == "/mcp" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(&writeMarker{ResponseWriter: w, secure: secure}, r)
+	})
+}
+
+type writeMarker struct {
+	http.ResponseWriter
+	secure, done bool
+}
+
+func (m *writeMarker) WriteHeader(code int) {
+	if !m.done && code < 400 {
+		http.SetCookie(m.ResponseWriter, &http.Cookie{Name: recentWriteCookie, Value: "1", Path: "/",
+			MaxAge: int(recentWriteWindow.Seconds()), HttpOnly: true, Secure: m.secure, SameSite: http.SameSiteLaxMode})
+	}
+	m.done = true
+	m.ResponseWriter.WriteHeader(code)
+}
+
+func (m *writeMarker) Write(b []byte) (int, error) {
+	if !m.done {
+		m.WriteHeader(http.StatusOK)
+	}
+	return m.ResponseWriter.Write(b)
+}
+
+func (m *writeMarker) Unwrap() http.ResponseWriter { return m.ResponseWriter }

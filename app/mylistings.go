@@ -40,13 +40,15 @@ type siteCopy struct {
 func (a *App) ownerListing(ctx context.Context, userID, id int64) (o *OwnerListing, err error) {
 	// One read transaction for the dozen queries (see db.ReadTx).
 	err = a.DB.ReadTx(ctx, func(q db.Queries) error {
-		o, err = a.readOwnerListing(ctx, q, userID, id)
+		o, err = a.readOwnerListing(ctx, q, userID, id, false)
 		return err
 	})
 	return o, err
 }
 
-func (a *App) readOwnerListing(ctx context.Context, q db.Queries, userID, id int64) (*OwnerListing, error) {
+// readOwnerListing assembles the owner view; inEdit: inside update_my_listing's
+// group transaction (the listing's other rows may come from db's kept copy).
+func (a *App) readOwnerListing(ctx context.Context, q db.Queries, userID, id int64, inEdit bool) (*OwnerListing, error) {
 	// The owner's columns and role: no row is also the ownership check.
 	o := &OwnerListing{ListingID: id, SiteCopies: []siteCopy{}}
 	err := q.QueryRowContext(ctx, `SELECT l.headline, l.summary, l.seo_title, l.seo_description, o.role, l.moderation_reason FROM listings l
@@ -58,7 +60,12 @@ func (a *App) readOwnerListing(ctx context.Context, q db.Queries, userID, id int
 	if err != nil {
 		return nil, err
 	}
-	if o.Listing, err = a.DB.GetOwnerListing(ctx, q, id); err != nil {
+	if inEdit {
+		o.Listing, err = a.DB.GetOwnerListingInEdit(ctx, q, id)
+	} else {
+		o.Listing, err = a.DB.GetOwnerListing(ctx, q, id)
+	}
+	if err != nil {
 		return nil, notFound(err, "listing")
 	}
 	rows, err := q.QueryContext(ctx, `SELECT site_key, headline, summary, seo_title, seo_description FROM listing_site_copy
@@ -272,6 +279,7 @@ func (a *App) updateMyListing(ctx context.Context, in *ops.Input) (any, error) {
 			return err
 		}
 		if in.Has("faqs") {
+			a.DB.ForgetOwnerParts(id)
 			if before["faqs"], err = faqsTx(ctx, q, id); err != nil {
 				return err
 			}
@@ -283,7 +291,7 @@ func (a *App) updateMyListing(ctx context.Context, in *ops.Input) (any, error) {
 		if err := a.revise(ctx, q, "listing", id, id, uid, "update_my_listing", before, after); err != nil {
 			return err
 		}
-		out, err = a.readOwnerListing(ctx, q, uid, id)
+		out, err = a.readOwnerListing(ctx, q, uid, id, true)
 		return err
 	})
 	if err != nil {
@@ -312,10 +320,10 @@ func ownedSnapshot(ctx context.Context, q db.Queries, userID, id int64, cols []s
 
 // applyToSites resolves apply_to: ['all'] or known site keys.
 func (a *App) applyToSites(ctx context.Context, applyTo []string, given bool) ([]string, error) {
-	known := a.siteKeys(ctx)
 	if !given || len(applyTo) == 0 {
 		return nil, nil
 	}
+	known := a.siteKeys(ctx)
 	if len(applyTo) == 1 && applyTo[0] == "all" {
 		return known, nil
 	}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -46,13 +47,21 @@ func (a *App) searchListings(ctx context.Context, in *ops.Input) (any, error) {
 		Domain: normalizeDomain(in.Str("domain")), Upcoming: in.Str("status") == "upcoming",
 		Sort: in.Str("sort"), Offset: off, Limit: lim,
 	}
-	items, total, err := a.DB.CachedSearch(ctx, f)
+	// The page is kept encoded in the read cache (key: the filter, which
+	// holds the page's offset and size, so it decides the whole page).
+	b, err := db.Cached(ctx, a.DB, fmt.Sprintf("search json %+v", f), func(ctx context.Context) ([]byte, error) {
+		items, total, err := a.DB.SearchListingsTotal(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		p := page(in, items, total.N)
+		p.TotalIsEstimate = total.Estimate
+		return json.Marshal(p)
+	})
 	if err != nil {
 		return nil, err
 	}
-	p := page(in, items, total.N)
-	p.TotalIsEstimate = total.Estimate
-	return p, nil
+	return ops.Encoded(b), nil
 }
 
 // normalizeDomain lets people paste a URL or a www. host as the domain filter.
@@ -70,9 +79,15 @@ func (a *App) liveListing(ctx context.Context, slug string) (*db.Listing, error)
 	return l, notFound(err, "listing "+slug)
 }
 
+// getListing answers from the read cache already encoded: at c=64 on two
+// cores encoding the profile was a third of the CPU of a cached read.
 func (a *App) getListing(ctx context.Context, in *ops.Input) (any, error) {
-	l, err := a.DB.LiveListing(ctx, in.Str("slug"))
-	return l, notFound(err, "listing "+in.Str("slug"))
+	slug := in.Str("slug")
+	b, err := a.DB.LiveListingJSON(ctx, slug)
+	if err != nil {
+		return nil, notFound(err, "listing "+slug)
+	}
+	return ops.Encoded(b), nil
 }
 
 func (a *App) getAlternatives(ctx context.Context, in *ops.Input) (any, error) {

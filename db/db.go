@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"sync"
 
 	"launchdir/ops"
@@ -33,26 +34,22 @@ type DB struct {
 	rstmts stmtCache      // prepared on the read pool (stmts.go)
 	wstmts stmtCache      // prepared on the writer
 	group  groupQueue     // edits waiting for a group commit (group.go)
+	parts  partsCache     // owner profiles' other rows between group edits (parts.go)
 	bg     sync.WaitGroup // start-up work left running (analyzeIfMissing)
 
 	replica bool // a read replica's copy: read-only, see replica.go
 }
 
-func dsn(path string, readOnly bool) string {
+func dsn(path string, readOnly bool, cacheKB int) string {
 	q := url.Values{}
 	// busy_timeout first: the journal_mode switch itself may need to wait.
 	q.Add("_pragma", "busy_timeout(5000)")
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(ON)")
-	// Page cache per connection: 16 MB for the writer; 8 MB per reader,
-	// since readers share the OS page cache and RSS must stay under
-	// 150 MB at c=32 (measured: see README, performance).
-	if readOnly {
-		q.Add("_pragma", "cache_size(-8000)")
-	} else {
-		q.Add("_pragma", "cache_size(-16000)")
-	}
+	// Page cache per connection (negative: KiB); the file's pages beyond it
+	// come from the OS page cache, which all connections share.
+	q.Add("_pragma", "cache_size(-"+strconv.Itoa(cacheKB)+")")
 	q.Add("_pragma", "temp_store(MEMORY)")
 	if readOnly {
 		q.Add("_pragma", "query_only(ON)")
@@ -62,8 +59,39 @@ func dsn(path string, readOnly bool) string {
 	return "file:" + path + "?" + q.Encode()
 }
 
+// Options tunes the connection pools.
+type Options struct {
+	// ReadConns is the read pool's size (0: DefaultReadConns).
+	ReadConns int
+	// ReadCacheKB and WriteCacheKB are each read connection's and the
+	// writer's page cache (0: DefaultReadCacheKB, DefaultWriteCacheKB).
+	ReadCacheKB, WriteCacheKB int
+}
+
+// Page cache defaults, measured (README, performance): SQLite keeps pages
+// in its own cache per connection, outside the Go heap and never given
+// back, so every reader's cache fills to its size and counts in RSS. The
+// hot reads are answered from the read cache; a miss reads a few hundred
+// pages, which the OS page cache serves quickly.
+const (
+	DefaultReadCacheKB  = 4000
+	DefaultWriteCacheKB = 8000
+)
+
+// DefaultReadConns is the read pool's default size: measured, not guessed
+// (README, performance: the pool-size sweep). Reads that miss the read
+// cache are short (well under a millisecond to a few milliseconds), so a
+// connection per core plus one per core waiting on I/O keeps both cores
+// busy; more connections only add page caches (RSS) and contention.
+func DefaultReadConns() int { return max(4, 2*runtime.GOMAXPROCS(0)) }
+
 // Open opens (creating if needed) and migrates the database at path.
 func Open(ctx context.Context, path string) (*DB, error) {
+	return OpenWith(ctx, path, Options{})
+}
+
+// OpenWith is Open with pool options.
+func OpenWith(ctx context.Context, path string, o Options) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("database path is empty")
 	}
@@ -72,7 +100,16 @@ func Open(ctx context.Context, path string) (*DB, error) {
 			return nil, fmt.Errorf("database directory %s does not exist", dir)
 		}
 	}
-	w, err := sql.Open("sqlite", dsn(path, false))
+	if err := refuseReplicaCopy(path); err != nil {
+		return nil, err
+	}
+	if o.ReadCacheKB <= 0 {
+		o.ReadCacheKB = DefaultReadCacheKB
+	}
+	if o.WriteCacheKB <= 0 {
+		o.WriteCacheKB = DefaultWriteCacheKB
+	}
+	w, err := sql.Open("sqlite", dsn(path, false, o.WriteCacheKB))
 	if err != nil {
 		return nil, err
 	}
@@ -100,12 +137,15 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		defer d.bg.Done()
 		d.analyzeIfMissing(context.WithoutCancel(ctx))
 	}()
-	r, err := sql.Open("sqlite", dsn(path, true))
+	r, err := sql.Open("sqlite", dsn(path, true, o.ReadCacheKB))
 	if err != nil {
 		w.Close()
 		return nil, err
 	}
-	n := max(2, runtime.NumCPU()*2)
+	n := o.ReadConns
+	if n <= 0 {
+		n = DefaultReadConns()
+	}
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
 	d.R = r

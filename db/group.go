@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"sync"
+	"time"
 )
 
 // Group commit. A commit has a fixed cost that dwarfs a small edit's own
@@ -33,7 +34,12 @@ type groupQueue struct {
 	mu      sync.Mutex
 	queue   []*groupReq
 	running bool
+	last    int // size of the last batch
 }
+
+// lingerFor is how long a batch waits for more edits when the last one
+// held several.
+const lingerFor = 200 * time.Microsecond
 
 // GroupTx runs fn in a write transaction like Tx, possibly together with
 // other GroupTx callers' functions (see above). fn may run twice (the
@@ -60,7 +66,15 @@ func (d *DB) GroupTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 func (d *DB) runGroup() {
 	g := &d.group
 	g.mu.Lock()
+	if g.last > 1 && len(g.queue) < g.last {
+		// Edits are arriving concurrently: give the ones being decoded a
+		// moment to join, as the commit costs the same for one or many.
+		g.mu.Unlock()
+		time.Sleep(lingerFor)
+		g.mu.Lock()
+	}
 	n := min(len(g.queue), maxGroup)
+	g.last = n
 	batch := g.queue[:n:n]
 	g.queue = g.queue[n:]
 	g.mu.Unlock()
@@ -110,15 +124,22 @@ func (d *DB) commitGroup(batch []*groupReq) {
 	}
 	if failed {
 		tx.Rollback()
+		d.partsDropped()
 		for _, r := range batch {
 			if r.err == nil {
 				r.err = d.Tx(r.ctx, func(tx *sql.Tx) error { return callFn(r.fn, tx) })
+				d.partsDropped()
 			}
 		}
 		return
 	}
 	err = tx.Commit()
 	d.rc.gen.Add(1) // the commit is visible now (see readcache.go)
+	if err == nil {
+		d.partsCommitted()
+	} else {
+		d.partsDropped()
+	}
 	d.wstmts.prepareWanted(bg, d.W)
 	for _, r := range batch {
 		if r.err == nil {

@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"database/sql"
+	"sync"
 )
 
 // FAQ is a question and its answer.
@@ -137,6 +138,15 @@ func (d *DB) GetOwnerListing(ctx context.Context, q querier, id int64) (*Listing
 
 func (d *DB) getListing(ctx context.Context, q querier, where string, arg any, owner bool) (*Listing, error) {
 	q = d.Prepared(q) // a dozen queries per profile: parse each once per connection
+	return d.getListingWith(ctx, q, where, arg, owner, nil, func(l *Listing, in partsInputs) error {
+		return d.loadProfileParts(ctx, q, l, in.dr, in.uStory, in.uMile, in.uMedia, owner)
+	})
+}
+
+// getListingWith reads the listing row and lets parts fill in the rows of
+// other tables; memo (optional) keeps the row's decoded JSON columns.
+func (d *DB) getListingWith(ctx context.Context, q querier, where string, arg any, owner bool, memo *decodeMemo,
+	parts func(l *Listing, in partsInputs) error) (*Listing, error) {
 	var (
 		l                                               Listing
 		features, usps, keywords, tags, socials, nf, at string
@@ -153,11 +163,9 @@ func (d *DB) getListing(ctx context.Context, q querier, where string, arg any, o
 		return nil, err
 	}
 	l.Summary = s
-	l.Features, l.USPs = orEmpty(decodeJSON[[]string](features)), orEmpty(decodeJSON[[]string](usps))
-	l.Keywords, l.Tags = orEmpty(decodeJSON[[]string](keywords)), orEmpty(decodeJSON[[]string](tags))
-	l.Socials = orEmptyMap(decodeJSON[map[string]string](socials))
-	l.NotFound = orEmpty(decodeJSON[[]string](nf))
-	l.Attributes = orEmptyMap(decodeJSON[map[string]string](at))
+	dc := memo.get(s.ID, [7]string{features, usps, keywords, tags, socials, nf, at})
+	l.Features, l.USPs, l.Keywords, l.Tags, l.NotFound = dc.features, dc.usps, dc.keywords, dc.tags, dc.notFound
+	l.Socials, l.Attributes = dc.socials, dc.attributes
 	l.Pricing = map[string]string{"model": pm, "summary": ps}
 	if founded.Valid {
 		y := int(founded.Int64)
@@ -175,7 +183,7 @@ func (d *DB) getListing(ctx context.Context, q querier, where string, arg any, o
 	for k, v := range l.Socials {
 		l.Links[k] = v
 	}
-	if err := d.loadProfileParts(ctx, q, &l, dr, uStory, uMile, uMedia, owner); err != nil {
+	if err := parts(&l, partsInputs{dr: dr, uStory: uStory, uMile: uMile, uMedia: uMedia}); err != nil {
 		return nil, err
 	}
 	return &l, nil
@@ -395,4 +403,49 @@ func loadMedia(ctx context.Context, q querier, id int64) ([]Media, error) {
 		out = append(out, m)
 	}
 	return out, rows.Err()
+}
+
+// decodedCols are a listing row's JSON columns, decoded.
+type decodedCols struct {
+	raw                                      [7]string
+	features, usps, keywords, tags, notFound []string
+	socials, attributes                      map[string]string
+}
+
+func decodeCols(raw [7]string) *decodedCols {
+	return &decodedCols{raw: raw,
+		features: orEmpty(decodeJSON[[]string](raw[0])), usps: orEmpty(decodeJSON[[]string](raw[1])),
+		keywords: orEmpty(decodeJSON[[]string](raw[2])), tags: orEmpty(decodeJSON[[]string](raw[3])),
+		socials: orEmptyMap(decodeJSON[map[string]string](raw[4])), notFound: orEmpty(decodeJSON[[]string](raw[5])),
+		attributes: orEmptyMap(decodeJSON[map[string]string](raw[6]))}
+}
+
+// decodeMemo keeps the decoded JSON columns of listings by id while their
+// text is unchanged (owner edits mostly change other columns). The values
+// are shared by the profiles built from them: read only.
+type decodeMemo struct {
+	mu sync.Mutex
+	m  map[int64]*decodedCols
+}
+
+// get decodes raw, or returns the kept decoding of the same text; a nil
+// memo always decodes.
+func (m *decodeMemo) get(id int64, raw [7]string) *decodedCols {
+	if m == nil {
+		return decodeCols(raw)
+	}
+	m.mu.Lock()
+	dc := m.m[id]
+	m.mu.Unlock()
+	if dc != nil && dc.raw == raw {
+		return dc
+	}
+	dc = decodeCols(raw)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.m == nil || len(m.m) >= maxParts {
+		m.m = map[int64]*decodedCols{}
+	}
+	m.m[id] = dc
+	return dc
 }

@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"sync"
@@ -107,8 +108,28 @@ func (d *DB) watchWrites(ctx context.Context) error {
 		if !ok {
 			return fmt.Errorf("sqlite driver connection %T has no commit hook", dc)
 		}
-		h.RegisterCommitHook(func() int32 { d.rc.gen.Add(1); return 0 })
+		h.RegisterCommitHook(func() int32 { d.rc.gen.Add(1); d.parts.wcommits.Add(1); return 0 })
 		return nil
+	})
+}
+
+// Cached is memo for other packages: the value of key in the current write
+// generation, computed once by fn (concurrent misses share the call).
+// Callers must not modify the shared result.
+func Cached[T any](ctx context.Context, d *DB, key string, fn func(ctx context.Context) (T, error)) (T, error) {
+	return memo(ctx, d, key, fn)
+}
+
+// LiveListingJSON is the live listing's public profile encoded as the API
+// serves it, kept encoded in the read cache (its own entry: the hot path
+// never holds the decoded profile as well).
+func (d *DB) LiveListingJSON(ctx context.Context, slug string) ([]byte, error) {
+	return memo(ctx, d, "listing json "+slug, func(ctx context.Context) ([]byte, error) {
+		l, err := d.GetListingBy(ctx, d.R, "l.slug = ? AND l.status = 'live'", slug)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(l)
 	})
 }
 

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"runtime"
+	"os"
 )
 
 // A read replica's file is written by the follower (replica.Follower), which
@@ -18,26 +18,33 @@ import (
 // fails with SQLITE_READONLY instead of touching the copy.
 
 // replicaDSN is a read-only connection string for a follower's file.
-func replicaDSN(path string) string {
+func replicaDSN(path string, cacheKB int) string {
 	q := url.Values{}
 	q.Set("mode", "ro")
 	// The follower holds an exclusive lock while it applies a batch of
 	// transactions (milliseconds); readers wait for it rather than fail.
 	q.Add("_pragma", "busy_timeout(10000)")
-	q.Add("_pragma", "cache_size(-8000)")
+	q.Add("_pragma", fmt.Sprintf("cache_size(-%d)", cacheKB))
 	q.Add("_pragma", "temp_store(MEMORY)")
 	q.Add("_pragma", "query_only(ON)")
 	return "file:" + path + "?" + q.Encode()
 }
 
-// OpenReplica opens a follower's copy of the primary's database for reading.
-// The schema must be one this binary knows: a replica never migrates.
-func OpenReplica(ctx context.Context, path string) (*DB, error) {
+// OpenReplica opens a follower's copy of the primary's database for reading
+// (o as for OpenWith; the writer's cache is not used). The schema must be
+// one this binary knows: a replica never migrates.
+func OpenReplica(ctx context.Context, path string, o Options) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("database path is empty")
 	}
+	if o.ReadCacheKB <= 0 {
+		o.ReadCacheKB = DefaultReadCacheKB
+	}
+	if o.ReadConns <= 0 {
+		o.ReadConns = DefaultReadConns()
+	}
 	open := func(n int) (*sql.DB, error) {
-		p, err := sql.Open("sqlite", replicaDSN(path))
+		p, err := sql.Open("sqlite", replicaDSN(path, o.ReadCacheKB))
 		if err != nil {
 			return nil, err
 		}
@@ -50,11 +57,11 @@ func OpenReplica(ctx context.Context, path string) (*DB, error) {
 		return nil, err
 	}
 	d := &DB{W: w, Path: path}
-	if err := d.checkReplicaSchema(ctx); err != nil {
+	if err := d.CheckReplicaSchema(ctx); err != nil {
 		w.Close()
 		return nil, err
 	}
-	if d.R, err = open(max(2, runtime.NumCPU()*2)); err != nil {
+	if d.R, err = open(o.ReadConns); err != nil {
 		w.Close()
 		return nil, err
 	}
@@ -62,9 +69,9 @@ func OpenReplica(ctx context.Context, path string) (*DB, error) {
 	return d, nil
 }
 
-// checkReplicaSchema refuses a copy whose schema differs from this binary's:
+// CheckReplicaSchema refuses a copy whose schema differs from this binary's:
 // a replica must run the same launchdir version as its primary.
-func (d *DB) checkReplicaSchema(ctx context.Context) error {
+func (d *DB) CheckReplicaSchema(ctx context.Context) error {
 	applied, err := d.appliedVersions(ctx)
 	if err != nil {
 		return fmt.Errorf("replica database %s is not usable: %w", d.Path, err)
@@ -81,3 +88,14 @@ func (d *DB) checkReplicaSchema(ctx context.Context) error {
 
 // IsReplica reports whether this is a read replica's copy (read-only).
 func (d *DB) IsReplica() bool { return d.replica }
+
+// refuseReplicaCopy keeps read-write opens (the server, every CLI command)
+// off a read replica's copy: a write there would be invisible to the
+// replica (SQLite would switch the copy to WAL) and overwritten by the
+// follower. The follower's position file marks a copy.
+func refuseReplicaCopy(path string) error {
+	if _, err := os.Stat(path + "-txid"); err == nil {
+		return fmt.Errorf("%s is a read replica's copy (%s-txid beside it): serve it with -replica-of; to promote it to a primary, stop the replica and delete %s-txid first", path, path, path)
+	}
+	return nil
+}

@@ -43,6 +43,9 @@ func Generate(ctx context.Context, d *db.DB, o Options) error {
 		if err := moveAccountsAside(ctx, tx); err != nil {
 			return err
 		}
+		if err := tagDemoEmails(ctx, tx, demoEmails()); err != nil {
+			return err
+		}
 		w := newWriter(ctx, tx)
 		g.writeBase(w)
 		g.writePendingFounders(w)
@@ -51,6 +54,9 @@ func Generate(ctx context.Context, d *db.DB, o Options) error {
 		}
 		writeAlternatives(w, alts)
 		if err := g.finish(w); err != nil {
+			return err
+		}
+		if err := mergeTagged(ctx, tx); err != nil {
 			return err
 		}
 		return db.RecountCategories(ctx, tx)

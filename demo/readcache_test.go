@@ -39,6 +39,10 @@ func TestCachedListingIsFreshAssembly(t *testing.T) {
 			if !bytes.Equal(got, want) {
 				t.Fatalf("%s: cached profile differs from a fresh assembly:\n%s\n%s", slug, got, want)
 			}
+			enc, err := d.LiveListingJSON(ctx, slug) // what get_listing serves
+			if err != nil || !bytes.Equal(enc, want) {
+				t.Fatalf("%s: cached encoded profile differs from a fresh assembly (%v):\n%s\n%s", slug, err, enc, want)
+			}
 		}
 		return want
 	}
@@ -67,5 +71,8 @@ func TestCachedListingIsFreshAssembly(t *testing.T) {
 	}
 	if _, err := d.LiveListing(ctx, slugs[0]); !db.IsNoRows(err) {
 		t.Fatalf("archived listing still served: %v", err)
+	}
+	if _, err := d.LiveListingJSON(ctx, slugs[0]); !db.IsNoRows(err) {
+		t.Fatalf("archived listing still served encoded: %v", err)
 	}
 }

@@ -72,7 +72,7 @@ type Error struct {
 	Code       Code
 	Detail     string
 	Fields     []FieldError
-	RetryAfter time.Duration // for rate_limited
+	RetryAfter time.Duration // for rate_limited, and unavailable when retrying soon helps
 	Scope      string        // for forbidden: the scope that was missing, if any
 	Extra      map[string]any
 }

@@ -10,6 +10,11 @@ import (
 	"sort"
 )
 
+// Encoded is an operation's output already encoded as JSON (kept so by a
+// read cache): the executor uses it as the body instead of encoding again.
+// It must be exactly what json.Marshal gives for the operation's output.
+type Encoded []byte
+
 // Result is a finished call: the status and the exact JSON body, so a
 // replayed idempotent call returns byte-identical output on both doors.
 type Result struct {
@@ -51,7 +56,7 @@ func ReadReplica(primary string) *Error {
 // Call authorises, validates and runs op. args holds raw inputs (strings
 // already coerced for REST; JSON values for MCP).
 func (x *Executor) Call(ctx context.Context, op *Operation, p *Principal, args map[string]any, idemKey string, progress func(float64, float64, string)) (res *Result, err error) {
-	if x.Primary != "" && op.Method != "GET" {
+	if x.Primary != "" && !op.ReadOnly() {
 		return nil, ReadReplica(x.Primary)
 	}
 	if op.Scope != "" {
@@ -133,6 +138,9 @@ func (x *Executor) run(ctx context.Context, op *Operation, in *Input) (res *Resu
 			x.Log.Error("operation failed", "op", op.ID, "err", err)
 		}
 		return nil, AsError(err)
+	}
+	if enc, ok := out.(Encoded); ok {
+		return &Result{Status: op.SuccessStatus(), Body: json.RawMessage(enc)}, nil
 	}
 	body, err := json.Marshal(out)
 	if err != nil {

@@ -67,6 +67,7 @@ type Follower struct {
 	caughtUp  time.Time
 	appliedAt time.Time
 	lastDeep  time.Time
+	held      bool // the exclusive lock is kept after a half-written batch (see exclusive)
 	err       string
 	onApply   []func()
 }
@@ -110,16 +111,19 @@ func Follow(ctx context.Context, path string, o FollowOptions) (*Follower, error
 	if err := client.Init(ctx); err != nil {
 		return nil, fmt.Errorf("replica %s: %w", Redact(o.URL), err)
 	}
-	f := &Follower{opts: o, path: path, client: client, log: o.Log, done: make(chan struct{})}
+	f := &Follower{opts: o, path: path, client: client, log: o.Log, done: make(chan struct{}), caughtUp: time.Now()}
 	if err := f.prepare(ctx); err != nil {
 		return nil, err
 	}
 	if err := f.openFile(ctx); err != nil {
 		return nil, err
 	}
+	if err := f.catchUp(ctx); err != nil {
+		f.closeFile()
+		return nil, err
+	}
 	bg, stop := context.WithCancel(context.Background())
 	f.stop = stop
-	f.caughtUp = time.Now()
 	go f.loop(bg)
 	f.log.Info("following the primary", "replica", Redact(o.URL), "txid", uint64(f.txid), "interval", o.Interval)
 	return f, nil
@@ -136,11 +140,14 @@ func (f *Follower) prepare(ctx context.Context) error {
 			return fmt.Errorf("%s exists but is not a replica's copy (no %s): move it away or pick another -db", f.path, filepath.Base(litestream.TXIDPath(f.path)))
 		}
 		f.txid = txid
-		return nil
+		f.removeLeftovers()
+		// Before any SQLite connection opens it: a crash after a batch
+		// wrote the primary's page 1 (WAL mode in bytes 18-19) and before
+		// the stamp would make SQLite switch the copy to WAL, behind which
+		// the follower's page writes are invisible.
+		return stampFile(f.path)
 	}
-	for _, ext := range []string{"-wal", "-shm", "-journal"} { // leftovers of another life
-		os.Remove(f.path + ext)
-	}
+	f.removeLeftovers()
 	tmp := f.path + ".follow-init"
 	os.Remove(tmp)
 	defer os.Remove(tmp)
@@ -148,11 +155,46 @@ func (f *Follower) prepare(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// The sidecar first: a crash before the rename leaves no copy, and the
+	// next start restores again; after it, the copy is whole and known.
+	if err := litestream.WriteTXIDFile(f.path, txid); err != nil {
+		return err
+	}
 	if err := os.Rename(tmp, f.path); err != nil {
 		return err
 	}
 	f.txid = txid
-	return litestream.WriteTXIDFile(f.path, txid)
+	return nil
+}
+
+// removeLeftovers deletes what another life left beside the copy: a WAL
+// and its index (a copy is never in WAL mode), a rollback journal, and
+// half-downloaded LTX files.
+func (f *Follower) removeLeftovers() {
+	for _, ext := range []string{"-wal", "-shm", "-journal"} {
+		os.Remove(f.path + ext)
+	}
+	tmps, _ := filepath.Glob(f.path + ".ltx-*")
+	for _, t := range tmps {
+		os.Remove(t)
+	}
+}
+
+// stampFile stamps the copy at path (see stampHeader).
+func stampFile(path string) error {
+	w, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	c, err := fileCounter(w)
+	if err != nil {
+		return err
+	}
+	if err := stampHeader(w, c+1); err != nil {
+		return err
+	}
+	return w.Sync()
 }
 
 // restoreLatest writes the replica's latest state to out (which must not
@@ -178,7 +220,11 @@ func (f *Follower) restoreLatest(ctx context.Context, out string) (ltx.TXID, err
 		return 0, err
 	}
 	defer w.Close()
-	if err := stampHeader(w); err != nil {
+	c, err := fileCounter(w)
+	if err != nil {
+		return 0, err
+	}
+	if err := stampHeader(w, c+1); err != nil {
 		return 0, err
 	}
 	return txid, w.Sync()
@@ -225,13 +271,48 @@ func (f *Follower) loop(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		err := f.Step(ctx)
-		if ctx.Err() != nil {
-			return
+		for { // a full batch means more may be waiting: no need to wait a tick
+			n, err := f.Step(ctx)
+			if ctx.Err() != nil {
+				return
+			}
+			f.noteErr(err)
+			if err != nil || n < maxBatch {
+				break
+			}
 		}
-		f.noteErr(err)
 	}
 }
+
+// catchUp applies what the replica holds before the copy is served. A copy
+// left half-written by a crash (the marker file names the batch) must be
+// repaired first: if the replica cannot be reached, starting fails rather
+// than serving it.
+func (f *Follower) catchUp(ctx context.Context) error {
+	marker, err := litestream.ReadTXIDFile(f.markerPath())
+	if err != nil {
+		return err
+	}
+	for {
+		n, err := f.Step(ctx)
+		if err != nil && marker > f.txid {
+			return fmt.Errorf("%s was left half-written by a crash (applying up to %s) and cannot be repaired now: %v", f.path, marker, err)
+		}
+		if err != nil {
+			f.noteErr(err) // serve the last whole state; the loop retries
+			return nil
+		}
+		if n < maxBatch && f.txid >= marker {
+			os.Remove(litestream.TXIDPath(f.markerPath()))
+			return nil
+		}
+	}
+}
+
+// markerPath names the marker that says a batch is being written (its
+// sidecar, <db>-applying-txid, holds the batch's last TXID): while it
+// exists the copy may hold part of that batch.
+func (f *Follower) markerPath() string { return f.path + "-applying" }
 
 func (f *Follower) noteErr(err error) {
 	f.mu.Lock()
@@ -253,32 +334,39 @@ func (f *Follower) noteErr(err error) {
 // Step applies whatever the replica holds beyond the copy's position:
 // level-0 files in order, or where level 0 has a gap (its files are deleted
 // once compacted) the compacted file or snapshot that covers the position.
-func (f *Follower) Step(ctx context.Context) error {
+// It returns how many files it applied.
+func (f *Follower) Step(ctx context.Context) (int, error) {
+	if f.held { // a batch failed half-written: redo it before anything else
+		f.lastDeep = time.Time{}
+	}
 	files, gap, err := f.pending(ctx)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if len(files) == 0 && (gap || time.Since(f.lastDeep) >= f.opts.DeepCheckEvery) {
 		f.lastDeep = time.Now()
 		var behind bool
 		files, behind, err = f.bridge(ctx)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if len(files) == 0 && behind {
 			// Not seen with a consistent replica: a snapshot (which starts
 			// at transaction 1) covers any position it is newer than.
-			return fmt.Errorf("the replica holds transactions after %s but no file continues from it; delete %s and %s and restart to copy the latest state",
+			return 0, fmt.Errorf("the replica holds transactions after %s but no file continues from it; delete %s and %s and restart to copy the latest state",
 				f.txid, f.path, litestream.TXIDPath(f.path))
 		}
 	}
 	if len(files) == 0 {
+		if f.held {
+			return 0, errors.New("the copy was left half-written and the replica no longer holds the batch to redo")
+		}
 		f.mu.Lock()
 		f.caughtUp = time.Now()
 		f.mu.Unlock()
-		return nil
+		return 0, nil
 	}
-	return f.applyBatch(ctx, files)
+	return len(files), f.applyBatch(ctx, files)
 }
 
 // pending lists the level-0 files that follow the copy's position without
@@ -341,6 +429,9 @@ func (f *Follower) bridge(ctx context.Context) (files []*ltx.FileInfo, behind bo
 	if best != nil {
 		return []*ltx.FileInfo{best}, true, nil
 	}
+	if newest == 0 && f.txid > 0 {
+		return nil, false, fmt.Errorf("the replica %s holds no files at all (emptied, or the wrong location?); this copy is at %s", Redact(f.opts.URL), f.txid)
+	}
 	if newest > 0 && newest < f.txid {
 		return nil, false, fmt.Errorf("the replica ends at transaction %s, before this copy's %s (was the primary restored or its replica reset?); delete %s and %s and restart to copy it again",
 			newest, f.txid, f.path, litestream.TXIDPath(f.path))
@@ -379,17 +470,33 @@ func (f *Follower) applyBatch(ctx context.Context, files []*ltx.FileInfo) error 
 	}
 	last := ready[len(ready)-1].info.MaxTXID
 	err := f.exclusive(ctx, func() error {
+		// The counter readers last saw, before page 1 may be overwritten
+		// with the primary's (which in WAL mode barely moves and could
+		// bring back a value a reader has cached).
+		counter, err := fileCounter(f.file)
+		if err != nil {
+			return err
+		}
+		if err := litestream.WriteTXIDFile(f.markerPath(), last); err != nil {
+			return err
+		}
 		for _, r := range ready {
 			if err := f.writeLTX(r.tmp); err != nil {
 				return fmt.Errorf("apply %s-%s: %w", r.info.MinTXID, r.info.MaxTXID, err)
 			}
 		}
-		return f.finish()
+		if err := stampHeader(f.file, counter+1); err != nil {
+			return err
+		}
+		return f.file.Sync()
 	})
 	if err != nil {
 		return err
 	}
-	return f.advance(last)
+	if err := f.advance(last); err != nil {
+		return err
+	}
+	return os.Remove(litestream.TXIDPath(f.markerPath()))
 }
 
 // fetch downloads one LTX file beside the copy and verifies its checksums.
@@ -425,16 +532,25 @@ func (f *Follower) fetch(ctx context.Context, info *ltx.FileInfo) (*os.File, err
 
 // exclusive runs fn while this follower holds SQLite's exclusive lock on
 // the copy: no reader connection is inside a read transaction meanwhile.
+// If fn fails, pages may be half-written, so the lock is kept (readers
+// wait, then fail, rather than read a torn copy) until a later Step redoes
+// the batch.
 func (f *Follower) exclusive(ctx context.Context, fn func() error) error {
-	if _, err := f.lock.ExecContext(ctx, "BEGIN EXCLUSIVE"); err != nil {
-		return fmt.Errorf("lock the copy: %w", err)
+	if !f.held {
+		if _, err := f.lock.ExecContext(ctx, "BEGIN EXCLUSIVE"); err != nil {
+			return fmt.Errorf("lock the copy: %w", err)
+		}
 	}
-	err := fn()
+	if err := fn(); err != nil {
+		f.held = true
+		return fmt.Errorf("%w (the copy stays locked, reads wait, until the batch is redone)", err)
+	}
+	f.held = false
 	// Nothing was written through SQLite: ROLLBACK only releases the lock.
-	if _, rerr := f.lock.ExecContext(context.WithoutCancel(ctx), "ROLLBACK"); rerr != nil && err == nil {
-		err = fmt.Errorf("unlock the copy: %w", rerr)
+	if _, err := f.lock.ExecContext(context.WithoutCancel(ctx), "ROLLBACK"); err != nil {
+		return fmt.Errorf("unlock the copy: %w", err)
 	}
-	return err
+	return nil
 }
 
 // writeLTX writes one verified LTX file's pages into the copy and cuts the
@@ -465,21 +581,23 @@ func (f *Follower) writeLTX(r io.Reader) error {
 	return dec.Close()
 }
 
-// finish stamps the header so readers notice the change, and syncs.
-func (f *Follower) finish() error {
-	if err := stampHeader(f.file); err != nil {
-		return err
+// fileCounter reads the copy's change counter (header bytes 24-27).
+func fileCounter(r io.ReaderAt) (uint32, error) {
+	var b [4]byte
+	if _, err := r.ReadAt(b[:], 24); err != nil {
+		return 0, fmt.Errorf("read header: %w", err)
 	}
-	return f.file.Sync()
+	return binary.BigEndian.Uint32(b[:]), nil
 }
 
 // stampHeader puts a SQLite file in rollback-journal mode (bytes 18-19)
-// and bumps its change counter (24-27), which is what a rollback-mode
-// reader compares to decide its page cache is stale. The in-header page
-// count (28-31) is set from the file size and marked valid by copying the
+// and sets its change counter (24-27), which is what a rollback-mode
+// reader compares to decide its page cache is stale: the caller passes
+// one more than the value readers last saw. The in-header page count
+// (28-31) is set from the file size and marked valid by copying the
 // counter to 92-95 (the primary, in WAL mode, may not have rewritten page 1
 // in the transactions just applied).
-func stampHeader(w *os.File) error {
+func stampHeader(w *os.File, counter uint32) error {
 	var h [100]byte
 	if _, err := w.ReadAt(h[:], 0); err != nil {
 		return fmt.Errorf("read header: %w", err)
@@ -496,7 +614,6 @@ func stampHeader(w *os.File) error {
 		return err
 	}
 	h[18], h[19] = 1, 1
-	counter := binary.BigEndian.Uint32(h[24:]) + 1
 	binary.BigEndian.PutUint32(h[24:], counter)
 	binary.BigEndian.PutUint32(h[28:], uint32(st.Size()/pageSize))
 	binary.BigEndian.PutUint32(h[92:], counter)
@@ -543,6 +660,9 @@ func (f *Follower) Status() FollowStatus {
 func (f *Follower) Close() error {
 	f.stop()
 	<-f.done
-	errs := []error{f.lock.Close(), f.lockDB.Close(), f.file.Close()}
-	return errors.Join(errs...)
+	return f.closeFile()
+}
+
+func (f *Follower) closeFile() error {
+	return errors.Join(f.lock.Close(), f.lockDB.Close(), f.file.Close())
 }

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benbjohnson/litestream"
+	"github.com/superfly/ltx"
 	_ "modernc.org/sqlite"
 )
 
@@ -180,7 +182,12 @@ func TestFollowerReadersNeverSeeTornWrites(t *testing.T) {
 	for err := range errs {
 		t.Fatal(err)
 	}
+	// The data is there; files that changed nothing visible may still be
+	// on their way: wait for the position too.
 	st := f.Status()
+	for deadline := time.Now().Add(10 * time.Second); !st.InSync && time.Now().Before(deadline); st = f.Status() {
+		time.Sleep(20 * time.Millisecond)
+	}
 	t.Logf("%d consistent reads during %d applied batches; status %+v", reads.Load(), applied.Load(), st)
 	if applied.Load() < 3 || reads.Load() < 50 {
 		t.Fatalf("too little overlap to mean anything: %d batches, %d reads", applied.Load(), reads.Load())
@@ -298,8 +305,163 @@ func TestFollowNoticesAReplicaBehindTheCopy(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f2.Close()
-	err = f2.Step(ctx) // the loop waits an hour: this is the only step
-	if err == nil || !strings.Contains(err.Error(), "before this copy's") {
-		t.Fatalf("step over a reset replica: %v", err)
+	// The loop waits an hour: Follow's catch-up was the only step.
+	if st := f2.Status(); !strings.Contains(st.Error, "before this copy's") || st.InSync {
+		t.Fatalf("status over a reset replica: %+v", st)
+	}
+}
+
+// TestFollowerInvalidatesReaderCaches: in WAL mode the primary's change
+// counter barely moves, so a batch that carries page 1 could bring back a
+// counter value an idle pooled reader still has cached; the follower's own
+// counter must move on every batch regardless.
+func TestFollowerInvalidatesReaderCaches(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	p := openPrimary(t, filepath.Join(dir, "p.db"))
+	url := fileURL(filepath.Join(dir, "replica"))
+	rep, err := Start(ctx, filepath.Join(dir, "p.db"), Options{URL: url, SyncInterval: time.Hour, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rep.Close(ctx)
+	exec := func(q string) {
+		t.Helper()
+		if _, err := p.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+		if err := rep.Sync(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec(`CREATE TABLE kv(k INTEGER PRIMARY KEY, v TEXT); INSERT INTO kv VALUES (1, 'v1'); PRAGMA user_version = 1`)
+	f, err := Follow(ctx, filepath.Join(dir, "copy.db"), FollowOptions{URL: url, Interval: time.Hour, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := openCopy(t, filepath.Join(dir, "copy.db"))
+	r.SetMaxOpenConns(1) // one pooled reader, its page cache kept between reads
+	read := func() string {
+		t.Helper()
+		var v string
+		if err := r.QueryRow(`SELECT v FROM kv WHERE k = 1`).Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	for i, q := range []string{
+		`UPDATE kv SET v = 'v2'`,
+		`UPDATE kv SET v = 'v3'; PRAGMA user_version = 3`, // rewrites page 1
+		`UPDATE kv SET v = 'v4'`,
+		`UPDATE kv SET v = 'v5'`,
+		`UPDATE kv SET v = 'v6'; PRAGMA user_version = 6`,
+		`UPDATE kv SET v = 'v7'`,
+	} {
+		exec(q)
+		if _, err := f.Step(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := read(), fmt.Sprintf("v%d", i+2); got != want {
+			t.Fatalf("after %q the pooled reader reads %q, want %q", q, got, want)
+		}
+	}
+}
+
+// TestFollowRepairsAHalfWrittenCopy: a crash in the middle of a batch
+// leaves part of its pages in the copy and the marker naming the batch; the
+// next start redoes it before serving, and refuses to serve when it cannot.
+func TestFollowRepairsAHalfWrittenCopy(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	p := openPrimary(t, filepath.Join(dir, "p.db"))
+	repDir := filepath.Join(dir, "replica")
+	url := fileURL(repDir)
+	rep, err := Start(ctx, filepath.Join(dir, "p.db"), Options{URL: url, SyncInterval: time.Hour, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rep.Close(ctx)
+	writeBatch(t, p, 20)
+	if err := rep.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	copyPath := filepath.Join(dir, "copy.db")
+	f, err := Follow(ctx, copyPath, FollowOptions{URL: url, Interval: time.Hour, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := f.Status().AppliedTXID
+	f.Close()
+	writeBatch(t, p, 60) // one transaction of ~60 pages
+	if err := rep.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// The crash: half of the next file's pages written, the marker set.
+	files, _ := filepath.Glob(filepath.Join(repDir, "ltx", "0", "*.ltx"))
+	var next string
+	for _, fn := range files {
+		var lo, hi uint64
+		fmt.Sscanf(filepath.Base(fn), "%016x-%016x.ltx", &lo, &hi)
+		if lo == at+1 {
+			next = fn
+			if err := litestream.WriteTXIDFile(copyPath+"-applying", ltx.TXID(hi)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if next == "" {
+		t.Fatalf("no level-0 file after %d in %v", at, files)
+	}
+	src, err := os.Open(next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := ltx.NewDecoder(src)
+	if err := dec.DecodeHeader(); err != nil {
+		t.Fatal(err)
+	}
+	dst, err := os.OpenFile(copyPath, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := make([]byte, dec.Header().PageSize)
+	for i := 0; ; i++ {
+		var ph ltx.PageHeader
+		if err := dec.DecodePage(&ph, data); err != nil {
+			break
+		}
+		if i%2 == 0 {
+			dst.WriteAt(data, int64(ph.Pgno-1)*int64(len(data)))
+		}
+	}
+	dst.Close()
+	src.Close()
+
+	// With the replica out of reach the copy is not served.
+	if _, err := Follow(ctx, copyPath, FollowOptions{URL: fileURL(filepath.Join(dir, "elsewhere")), Interval: time.Hour, Log: log}); err == nil ||
+		!strings.Contains(err.Error(), "half-written") {
+		t.Fatalf("a half-written copy with no replica: %v", err)
+	}
+	// With the replica, the batch is redone before Follow returns.
+	f2, err := Follow(ctx, copyPath, FollowOptions{URL: url, Interval: time.Hour, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f2.Close()
+	r := openCopy(t, copyPath)
+	var want int
+	p.QueryRow(`SELECT n FROM meta`).Scan(&want)
+	if n, err := readConsistent(ctx, r); err != nil || n != want {
+		t.Fatalf("after the repair: %d rows, %v; want %d", n, err, want)
+	}
+	var check string
+	if err := r.QueryRow(`PRAGMA integrity_check`).Scan(&check); err != nil || check != "ok" {
+		t.Fatalf("integrity_check: %q %v", check, err)
+	}
+	if _, err := os.Stat(copyPath + "-applying-txid"); !os.IsNotExist(err) {
+		t.Fatalf("marker left: %v", err)
 	}
 }

@@ -20,8 +20,21 @@ import (
 var (
 	benchOnce sync.Once
 	benchEnv  *apitest.Env
+	benchDir  string
 	benchSlug []string
 )
+
+// TestMain removes the benchmarks' shared environment (its database is
+// hundreds of MB with BENCH_DB).
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if benchEnv != nil {
+		benchEnv.Server.Close()
+		benchEnv.DB.Close()
+		os.RemoveAll(benchDir)
+	}
+	os.Exit(code)
+}
 
 // benchListings is the directory size of the Go benchmarks; scripts/bench
 // runs the same operations at 100,000 listings against the real binary.
@@ -44,6 +57,7 @@ func benchSetup(b *testing.B) *apitest.Env {
 		if err != nil {
 			b.Fatal(err)
 		}
+		benchDir = dir
 		// BENCH_DB=file runs the benchmarks on a copy of a seeded file
 		// (e.g. `launchdir seed -listings 100000`) instead of 20k listings.
 		src := os.Getenv("BENCH_DB")

@@ -234,7 +234,10 @@ func writeProblem(w http.ResponseWriter, r *http.Request, err error) {
 		if e.Scope != "" {
 			h.Set("WWW-Authenticate", `Bearer realm="launchdir", error="insufficient_scope", scope="`+e.Scope+`"`)
 		}
-	case ops.CodeRateLimited:
+	case ops.CodeRateLimited, ops.CodeUnavailable:
+		if e.Code == ops.CodeUnavailable && e.RetryAfter <= 0 {
+			break
+		}
 		secs := int(e.RetryAfter.Seconds() + 0.999)
 		if secs < 1 {
 			secs = 1

@@ -145,7 +145,7 @@ var problemStatuses = []struct {
 	name, status, desc string
 	headers            []string
 }{
-	{"ReadReplica", "307", "Sent to a read replica (see the README, read replicas): repeat the request, same method and body, at Location on the primary (code unavailable, extra.primary).", []string{"Location"}},
+	{"ReadReplica", "307", "Sent to a read replica started with -replica-writes redirect (see the README, read replicas; by default a replica forwards writes to the primary instead): repeat the request, same method and body, at Location on the primary (code unavailable, extra.primary).", []string{"Location"}},
 	{"BadRequest", "400", "Invalid input (code invalid): errors lists each bad field.", nil},
 	{"Unauthorized", "401", "No or bad credentials (code unauthorized). Public operations answer this too when a bad credential is sent.", []string{"WWW-Authenticate"}},
 	{"Forbidden", "403", "The credential lacks the scope (code forbidden, required_scope, and a WWW-Authenticate insufficient_scope challenge).", nil},
@@ -156,7 +156,7 @@ var problemStatuses = []struct {
 	{"UnsupportedMediaType", "415", "The body is not application/json (code unsupported_media_type).", nil},
 	{"IdempotencyMismatch", "422", "The Idempotency-Key was used with another request (code idempotency_mismatch).", nil},
 	{"RateLimited", "429", "Too many requests (code rate_limited).", []string{"Retry-After"}},
-	{"ServerError", "default", "Server error (code internal 500 or unavailable 503).", nil},
+	{"ServerError", "default", "Server error (code internal 500, or unavailable 503: with Retry-After when the server is at capacity and the request waited its turn in vain).", nil},
 }
 
 func problemResponses() map[string]any {

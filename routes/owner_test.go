@@ -2,6 +2,7 @@ package routes_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"net/http"
@@ -338,6 +339,59 @@ func TestEditRevisionHoldsChangesAndReindexesOnlyText(t *testing.T) {
 	if r := e.Do("GET", "/api/v1/listings?q=zebracorn", nil); strings.Contains(string(r.Body), "quickbase") {
 		t.Fatalf("old tagline still found: %s", r.Body)
 	}
+}
+
+// TestEditAnswerSeesOtherWrites: an owner edit's answer keeps the listing's
+// other rows between edits (db/parts.go); any other write, in this process
+// (an operation, a bare statement) or another one, shows in the next answer,
+// and so do the edit's own FAQs.
+func TestEditAnswerSeesOtherWrites(t *testing.T) {
+	e := newOwnerEnv(t)
+	edit := func(body map[string]any) map[string]any {
+		t.Helper()
+		r := e.Do("PATCH", "/api/v1/me/listings/1", body, e.owner...)
+		if r.Status != 200 {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+		// The answer is what a fresh read says.
+		if got, want := string(r.Body), string(e.Do("GET", "/api/v1/me/listings/1", nil, e.owner...).Body); got != want {
+			t.Fatalf("edit answer differs from a read:\n%s\n%s", got, want)
+		}
+		return r.JSON()
+	}
+	tag := func(i int) map[string]any {
+		return map[string]any{"fields": map[string]any{"tagline": fmt.Sprintf("Tagline %d", i)}}
+	}
+	edit(tag(1))
+	edit(tag(2)) // from the kept rows
+	if r := e.Do("POST", "/api/v1/me/listings/1/milestones", map[string]any{"date": "2026-02-01", "title": "Through the API"}, e.owner...); r.Status != 201 {
+		t.Fatalf("milestone: %d %s", r.Status, r.Body)
+	}
+	if !strings.Contains(fmt.Sprint(edit(tag(3))["milestones"]), "Through the API") {
+		t.Fatal("a milestone added by an operation is missing from the next edit's answer")
+	}
+	if _, err := e.DB.W.Exec(`UPDATE founders SET name = 'Renamed in SQL' WHERE id = 1`); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(fmt.Sprint(edit(tag(4))["founders"]), "Renamed in SQL") {
+		t.Fatal("a founder renamed by a bare statement is missing from the next edit's answer")
+	}
+	other, err := sql.Open("sqlite", "file:"+e.DB.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if _, err := other.Exec(`INSERT INTO milestones(listing_id, date, title, created_at) VALUES (1, '2026-03-01', 'From another process', '2026-03-01T00:00:00Z')`); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(fmt.Sprint(edit(tag(5))["milestones"]), "From another process") {
+		t.Fatal("a milestone written by another connection is missing from the next edit's answer")
+	}
+	got := edit(map[string]any{"fields": map[string]any{"tagline": "Tagline 6"}, "faqs": []any{map[string]any{"question": "Kept?", "answer": "No."}}})
+	if !strings.Contains(fmt.Sprint(got["faqs"]), "Kept?") {
+		t.Fatalf("the edit's own FAQs are missing from its answer: %v", got["faqs"])
+	}
+	edit(tag(7))
 }
 
 func TestOwnerContent(t *testing.T) {

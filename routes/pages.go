@@ -26,12 +26,19 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request, _ httprouter.Pa
 	if s.Opts.Replication != nil {
 		rep = s.Opts.Replication()
 	}
-	if rep == nil {
+	if rep == nil && s.admit == nil {
 		fmt.Fprintf(w, `{"status":"ok","version":%q}`, app.Version)
 		return
 	}
 	// Replication trouble is reported, not failed: the server keeps serving.
-	b, _ := json.Marshal(map[string]any{"status": "ok", "version": app.Version, "replication": rep})
+	m := map[string]any{"status": "ok", "version": app.Version}
+	if rep != nil {
+		m["replication"] = rep
+	}
+	if s.admit != nil { // requests running handlers and waiting in line
+		m["requests"] = s.admit.status()
+	}
+	b, _ := json.Marshal(m)
 	w.Write(b)
 }
 

@@ -6,6 +6,7 @@ package routes
 import (
 	"net/http"
 	"strings"
+	"time"
 
 	"launchdir/app"
 	"launchdir/ops"
@@ -22,6 +23,12 @@ type Options struct {
 	// Replication, when set, reports the replica's position and lag in
 	// /healthz (nil: not replicating).
 	Replication func() any
+	// MaxInFlight bounds the reads (GET, HEAD) running handlers at once and
+	// MaxInFlightWrites the other methods (0: as many as reads); the rest
+	// wait in line up to QueueTimeout, then get 503 (see admission.go).
+	// MaxInFlight 0 turns admission control off.
+	MaxInFlight, MaxInFlightWrites int
+	QueueTimeout                   time.Duration
 }
 
 // Server is the HTTP handler of the whole binary.
@@ -30,6 +37,7 @@ type Server struct {
 	Opts    Options
 	router  *httprouter.Router
 	limiter *limiter
+	admit   *admission
 	openapi []byte
 }
 
@@ -42,6 +50,7 @@ func New(a *app.App, o Options) (*Server, error) {
 	if o.RatePerSecond > 0 {
 		s.limiter = newLimiter(o.RatePerSecond, o.RateBurst)
 	}
+	s.admit = newAdmission(o.MaxInFlight, o.MaxInFlightWrites, o.QueueTimeout)
 	doc, err := OpenAPI(a)
 	if err != nil {
 		return nil, err
@@ -78,12 +87,20 @@ func New(a *app.App, o Options) (*Server, error) {
 	return s, nil
 }
 
-// ServeHTTP applies the per-client rate limit before routing.
+// ServeHTTP applies the per-client rate limit, then admission control,
+// before routing.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.limiter != nil && !strings.HasPrefix(r.URL.Path, "/healthz") {
 		if !s.limiter.allow(w, r, s.clientKey(r)) {
 			return
 		}
+	}
+	if s.admit != nil && !exempt(r) {
+		release := s.admit.enter(w, r)
+		if release == nil {
+			return
+		}
+		defer release()
 	}
 	s.router.ServeHTTP(w, r)
 }

@@ -29,20 +29,76 @@ type loadResult struct {
 	rps      float64
 	p50, p99 float64 // ms
 	errors   int64
+	n        int     // requests answered
+	cpuUS    float64 // server CPU per request, µs (with -pid)
 }
 
 // sweep runs every op at every concurrency level for d (closed loop: c
 // workers, each sending its next request when the last one answered).
-func sweep(ops []loadOp, levels []int, d time.Duration) []loadResult {
+// Levels are the outer loop so that, with pid set, the server's peak RSS
+// after each level covers that level and the ones below it only.
+func sweep(ops []loadOp, levels []int, d time.Duration, pid int) []loadResult {
 	var out []loadResult
-	for _, op := range ops {
-		for _, c := range levels {
+	for _, c := range levels {
+		for _, op := range ops {
+			cpu := cpuTime(pid)
 			r := runLoad(op, c, d)
-			fmt.Fprintf(os.Stderr, "%-32s c=%-3d %9.1f req/s  p50 %7.2f ms  p99 %7.2f ms  errors %d\n", r.op, r.c, r.rps, r.p50, r.p99, r.errors)
+			if pid > 0 && r.n > 0 {
+				r.cpuUS = float64((cpuTime(pid) - cpu).Microseconds()) / float64(r.n)
+			}
+			fmt.Fprintf(os.Stderr, "%-32s c=%-3d %9.1f req/s  p50 %7.2f ms  p99 %7.2f ms  errors %d  server CPU %.0f µs/req\n", r.op, r.c, r.rps, r.p50, r.p99, r.errors, r.cpuUS)
 			out = append(out, r)
 		}
+		if pid > 0 {
+			peakRSS[c] = vmHWM(pid)
+			fmt.Fprintf(os.Stderr, "server peak RSS through c=%d: %d MB\n", c, peakRSS[c])
+		}
 	}
+	// The table reads by operation, then level.
+	order := map[string]int{}
+	for i, op := range ops {
+		order[op.name] = i
+	}
+	sort.SliceStable(out, func(i, j int) bool { return order[out[i].op] < order[out[j].op] })
 	return out
+}
+
+// cpuTime is a process's user plus system CPU time so far (0 without pid).
+func cpuTime(pid int) time.Duration {
+	if pid <= 0 {
+		return 0
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	// Fields after the command name (which may hold spaces): utime and
+	// stime are the 12th and 13th, in clock ticks (100 per second on Linux).
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * 10 * time.Millisecond
+}
+
+// peakRSS is the server's peak RSS in MB after each level (with -pid).
+var peakRSS = map[int]int{}
+
+// vmHWM reads a process's peak resident set (MB) from /proc.
+func vmHWM(pid int) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.Atoi(f[1])
+			return kb / 1024
+		}
+	}
+	return 0
 }
 
 var loadClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128, MaxConnsPerHost: 128}, Timeout: 30 * time.Second}
@@ -93,7 +149,7 @@ func runLoad(op loadOp, c int, d time.Duration) loadResult {
 	wg.Wait()
 	el := time.Since(start)
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	r := loadResult{op: op.name, c: c, errors: errs.Load(), rps: float64(len(lat)) / el.Seconds()}
+	r := loadResult{op: op.name, c: c, errors: errs.Load(), rps: float64(len(lat)) / el.Seconds(), n: len(lat)}
 	if len(lat) > 0 {
 		r.p50, r.p99 = ms(lat, 0.50), ms(lat, 0.99)
 	}
@@ -102,9 +158,20 @@ func runLoad(op loadOp, c int, d time.Duration) loadResult {
 
 // markdown prints the sweep as a README table row per operation and level.
 func markdown(label string, rs []loadResult) {
-	fmt.Printf("| N | operation | c | req/s | p50 ms | p99 ms | errors |\n|---|---|---|---|---|---|---|\n")
+	fmt.Printf("| N | operation | c | req/s | p50 ms | p99 ms | server CPU µs/req | errors |\n|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rs {
-		fmt.Printf("| %s | %s | %d | %.0f | %.2f | %.2f | %d |\n", label, r.op, r.c, r.rps, r.p50, r.p99, r.errors)
+		fmt.Printf("| %s | %s | %d | %.0f | %.2f | %.2f | %.0f | %d |\n", label, r.op, r.c, r.rps, r.p50, r.p99, r.cpuUS, r.errors)
+	}
+	if len(peakRSS) > 0 {
+		fmt.Println()
+		levels := make([]int, 0, len(peakRSS))
+		for c := range peakRSS {
+			levels = append(levels, c)
+		}
+		sort.Ints(levels)
+		for _, c := range levels {
+			fmt.Printf("- %s: server peak RSS through c=%d: %d MB\n", label, c, peakRSS[c])
+		}
 	}
 }
 
@@ -120,10 +187,14 @@ func parseLevels(s string) []int {
 
 // sweepOps are the operations measured at every concurrency level: the
 // public reads the goals name and the owner write (when a key is given).
-func sweepOps(api string, slugs []string, common string, rare []string, key string) []loadOp {
+func sweepOps(api string, slugs, coldSlugs []string, common string, rare, coldWords []string, key string) []loadOp {
 	get := func(u func(i int) string, name string) loadOp { return loadOp{name: name, method: "GET", url: u} }
 	ops := []loadOp{
 		get(func(i int) string { return api + "/listings/" + slugs[i%len(slugs)] }, "get_listing"),
+		// More listings and pages than the read cache holds (2,000
+		// entries), so most requests read SQLite: these load the read pool.
+		get(func(i int) string { return api + "/listings/" + coldSlugs[i%len(coldSlugs)] }, "get_listing uncached"),
+		get(func(i int) string { return api + "/listings?q=" + coldWords[i%len(coldWords)] }, "search uncached"),
 		get(func(int) string { return api + "/listings?q=" + common }, "search common word"),
 		get(func(i int) string { return api + "/listings?q=" + rare[i%len(rare)] }, "search rare word"),
 		get(func(int) string { return api + "/listings?sort=newest&per_page=20" }, "newest 20 with total"),
@@ -136,4 +207,20 @@ func sweepOps(api string, slugs []string, common string, rare []string, key stri
 			header: http.Header{"Authorization": {"Bearer " + key}, "Content-Type": {"application/json"}}})
 	}
 	return ops
+}
+
+// selectOps keeps the ops named in the comma-separated list (all when empty).
+func selectOps(ops []loadOp, names string) []loadOp {
+	if names == "" {
+		return ops
+	}
+	var out []loadOp
+	for _, op := range ops {
+		for _, n := range strings.Split(names, ",") {
+			if strings.TrimSpace(n) == op.name {
+				out = append(out, op)
+			}
+		}
+	}
+	return out
 }

@@ -27,6 +27,8 @@ func main() {
 	dur := flag.Duration("d", 4*time.Second, "duration of each sweep cell")
 	key := flag.String("key", "", "API key of demo@launchdir.local for the owner-write workload")
 	label := flag.String("label", "", "N label of the sweep's markdown table")
+	pid := flag.Int("pid", 0, "server process id: report its peak RSS after each concurrency level")
+	only := flag.String("ops", "", "comma-separated operation names of the sweep to run (empty: all)")
 	flag.Parse()
 	d, err := db.Open(context.Background(), *path)
 	if err != nil {
@@ -34,8 +36,10 @@ func main() {
 		os.Exit(1)
 	}
 	slugs := pick(d.W, `SELECT slug FROM listings WHERE status = 'live' ORDER BY random() LIMIT 500`)
+	coldSlugs := pick(d.W, `SELECT slug FROM listings WHERE status = 'live' ORDER BY random() LIMIT 50000`)
 	common := pick(d.W, `SELECT term FROM (SELECT term, doc FROM temp.vocab ORDER BY doc DESC LIMIT 1)`)
 	rare := pick(d.W, `SELECT term FROM temp.vocab WHERE doc BETWEEN 2 AND 20 AND length(term) > 4 LIMIT 50`)
+	coldWords := pick(d.W, `SELECT term FROM temp.vocab WHERE doc BETWEEN 2 AND 200 AND length(term) > 3 ORDER BY random() LIMIT 20000`)
 	founders := pick(d.W, `SELECT DISTINCT f.slug FROM founders f JOIN listing_founders lf ON lf.founder_id = f.id
 		JOIN listings l ON l.id = lf.listing_id WHERE l.status = 'live' LIMIT 200`)
 	d.Close()
@@ -60,7 +64,7 @@ func main() {
 		{"list_awards", func() string { return api + "/awards" }},
 	}
 	if *levels != "" { // the concurrency sweep prints a markdown table instead
-		markdown(*label, sweep(sweepOps(api, slugs, url.QueryEscape(common[0]), rare, *key), parseLevels(*levels), *dur))
+		markdown(*label, sweep(selectOps(sweepOps(api, slugs, coldSlugs, url.QueryEscape(common[0]), rare, coldWords, *key), *only), parseLevels(*levels), *dur, *pid))
 		return
 	}
 	ops = append(ops, sitePages(*base, slugs, founders, common[0], r)...)
