@@ -52,12 +52,19 @@ func Seed(ctx context.Context, d *db.DB, n int, seed int64, now time.Time) error
 		return err
 	}
 	defer restore()
-	tx, err := conn.BeginTx(ctx, nil)
+	// Not bound to ctx: database/sql would roll a cancelled transaction
+	// back in another goroutine, racing the restore of the connection's
+	// settings. Statements take ctx, so a cancel stops the running one, and
+	// the deferred Rollback runs before the restore.
+	tx, err := conn.BeginTx(context.WithoutCancel(ctx), nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback() // no-op after Commit
 	if err := seedTx(ctx, tx, n, seed, now); err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("demo: seed stopped: %w", context.Cause(ctx))
+		}
 		return err
 	}
 	return tx.Commit()
