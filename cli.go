@@ -11,11 +11,9 @@ import (
 	"os"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"launchdir/app"
 	"launchdir/db"
-	"launchdir/demo"
 )
 
 // newTable starts aligned CLI output under a tab-separated header; call
@@ -40,34 +38,6 @@ func openApp(path string) (*app.App, error) {
 		return nil, err
 	}
 	return a, nil
-}
-
-func seedCmd(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("seed", flag.ContinueOnError)
-	n := fs.Int("listings", 1000, "number of listings")
-	path := fs.String("db", "./launchdir.db", "SQLite database file")
-	seed := fs.Int64("seed", 1, "generator seed")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if *n < 1 || *n > 10_000_000 {
-		return errors.New("bad -listings: must be 1..10000000")
-	}
-	ctx := context.Background()
-	d, err := db.Open(ctx, *path)
-	if err != nil {
-		return fmt.Errorf("database %s: %v", *path, err)
-	}
-	defer d.Close()
-	start := time.Now()
-	if err := demo.Seed(ctx, d, *n, *seed, time.Now()); err != nil {
-		return err
-	}
-	if err := d.Analyze(ctx); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "seeded %d listings into %s in %s\n", *n, *path, time.Since(start).Round(time.Millisecond))
-	return nil
 }
 
 func apikeyCmd(args []string, stdout io.Writer) error {

@@ -48,10 +48,11 @@ func TestSeedKilledLeavesServableDatabase(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Kill once the seed has written a few MB of listings.
+	// Kill once the seed has written a few MB of listings (into the copy
+	// it renames over path when done).
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		st, err := os.Stat(path)
+		st, err := os.Stat(path + ".seeding")
 		if err == nil && st.Size() > 8<<20 {
 			break
 		}
@@ -90,5 +91,47 @@ func TestSeedKilledLeavesServableDatabase(t *testing.T) {
 	}
 	if out, err := runCmd(t, "seed", "-listings", "500", "-db", path); err != nil || !strings.Contains(out, "seeded 500") {
 		t.Fatalf("seed after the kill: %q %v", out, err)
+	}
+	for _, f := range []string{path + ".seeding", path + ".seeding-journal"} {
+		if _, err := os.Stat(f); !os.IsNotExist(err) {
+			t.Errorf("%s left behind: %v", f, err)
+		}
+	}
+	d, err := db.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	var n int
+	if err := d.R.QueryRow(`SELECT count(*) FROM listings`).Scan(&n); err != nil || n != 500 {
+		t.Errorf("%d listings after the re-seed, %v", n, err)
+	}
+}
+
+// Accounts made before a seed (apikey create) survive it: the seed is
+// built in a copy that takes every row of the original first.
+func TestSeedKeepsEarlierAccounts(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keys.db")
+	key, err := runCmd(t, "apikey", "create", "-email", "early@example.com", "-scopes", "account:read", "-db", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCmd(t, "seed", "-listings", "300", "-db", path); err != nil {
+		t.Fatal(err)
+	}
+	c := startChild(t, "-db", path, "-demo=false")
+	req, _ := http.NewRequest("GET", c.base+"/api/v1/me", nil)
+	req.Header.Set("Authorization", "Bearer "+strings.TrimSpace(key))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "early@example.com") {
+		t.Fatalf("the key made before the seed: %d %s", resp.StatusCode, body)
+	}
+	if _, err := runCmd(t, "seed", "-listings", "300", "-db", path); err == nil || !strings.Contains(err.Error(), "not empty") {
+		t.Errorf("seeding a seeded file: %v", err)
 	}
 }

@@ -494,6 +494,13 @@ func schema(t *testing.T, d *db.DB) []string {
 func TestSeedCancelledLeavesEmptyWholeDatabase(t *testing.T) {
 	d := openDB(t)
 	before := schema(t, d)
+	writerCache := func() (n int) {
+		if err := d.W.QueryRow("PRAGMA cache_size").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	cacheBefore := writerCache()
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	if err := Seed(ctx, d, 100000, 1, testNow); !errors.Is(err, context.DeadlineExceeded) {
@@ -509,6 +516,9 @@ func TestSeedCancelledLeavesEmptyWholeDatabase(t *testing.T) {
 	var fk int
 	if err := d.W.QueryRow(`SELECT (SELECT journal_mode FROM pragma_journal_mode), (SELECT foreign_keys FROM pragma_foreign_keys)`).Scan(&mode, &fk); err != nil || mode != "wal" || fk != 1 {
 		t.Errorf("after a cancelled seed: journal_mode %q, foreign_keys %d, %v", mode, fk, err)
+	}
+	if c := writerCache(); c != cacheBefore {
+		t.Errorf("writer page cache %d after a cancelled seed, %d before", c, cacheBefore)
 	}
 	if err := Seed(context.Background(), d, 1500, 2, testNow); err != nil {
 		t.Fatal(err)
