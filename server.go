@@ -345,6 +345,6 @@ func softMemoryLimit() {
 // Admission control defaults (README, performance: measured with the
 // concurrency sweep): enough requests in flight to keep every core and
 // every read connection busy, no more.
-const defaultMaxWrites = 8
+const defaultMaxWrites = 16
 
 func defaultMaxInFlight() int { return max(8, 4*runtime.GOMAXPROCS(0)) }

@@ -40,27 +40,34 @@ type siteCopy struct {
 func (a *App) ownerListing(ctx context.Context, userID, id int64) (o *OwnerListing, err error) {
 	// One read transaction for the dozen queries (see db.ReadTx).
 	err = a.DB.ReadTx(ctx, func(q db.Queries) error {
-		o, err = a.readOwnerListing(ctx, q, userID, id, false)
+		o, err = a.readOwnerListing(ctx, q, userID, id, nil)
 		return err
 	})
 	return o, err
 }
 
-// readOwnerListing assembles the owner view; inEdit: inside update_my_listing's
-// group transaction (the listing's other rows may come from db's kept copy).
-func (a *App) readOwnerListing(ctx context.Context, q db.Queries, userID, id int64, inEdit bool) (*OwnerListing, error) {
-	// The owner's columns and role: no row is also the ownership check.
+// readOwnerListing assembles the owner view. edit: inside update_my_listing's
+// group transaction, with the owner columns it read and wrote (the
+// listing's other rows may come from db's kept copy); nil: read them.
+func (a *App) readOwnerListing(ctx context.Context, q db.Queries, userID, id int64, edit *ownerExtras) (*OwnerListing, error) {
 	o := &OwnerListing{ListingID: id, SiteCopies: []siteCopy{}}
-	err := q.QueryRowContext(ctx, `SELECT l.headline, l.summary, l.seo_title, l.seo_description, o.role, l.moderation_reason FROM listings l
-		JOIN listing_owners o ON o.listing_id = l.id AND o.user_id = `+db.IntArg+` WHERE l.id = `+db.IntArg, userID, id).
-		Scan(&o.Headline, &o.SummaryText, &o.SEOTitle, &o.SEODescription, &o.Role, &o.ModerationReason)
-	if db.IsNoRows(err) {
-		return nil, errNotYourListing()
+	if edit == nil {
+		// The owner's columns and role: no row is also the ownership check.
+		err := q.QueryRowContext(ctx, `SELECT `+ownerExtrasCols+` FROM listings l
+			JOIN listing_owners o ON o.listing_id = l.id AND o.user_id = `+db.IntArg+` WHERE l.id = `+db.IntArg, userID, id).
+			Scan(&o.Headline, &o.SummaryText, &o.SEOTitle, &o.SEODescription, &o.Role, &o.ModerationReason)
+		if db.IsNoRows(err) {
+			return nil, errNotYourListing()
+		}
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		o.Headline, o.SummaryText, o.SEOTitle, o.SEODescription = edit.Headline, edit.SummaryText, edit.SEOTitle, edit.SEODescription
+		o.Role, o.ModerationReason = edit.Role, edit.ModerationReason
 	}
-	if err != nil {
-		return nil, err
-	}
-	if inEdit {
+	var err error
+	if edit != nil {
 		o.Listing, err = a.DB.GetOwnerListingInEdit(ctx, q, id)
 	} else {
 		o.Listing, err = a.DB.GetOwnerListing(ctx, q, id)
@@ -148,13 +155,14 @@ func listingSnapshot(ctx context.Context, tx *sql.Tx, id int64) (map[string]any,
 }
 
 // scanSnapshot reads one row of snapshot columns cols into a snapshot.
-func scanSnapshot(cols []string, row interface{ Scan(...any) error }) (map[string]any, error) {
+// lead are destinations of columns selected before cols.
+func scanSnapshot(cols []string, row interface{ Scan(...any) error }, lead ...any) (map[string]any, error) {
 	vals := make([]any, len(cols))
 	ptrs := make([]any, len(cols))
 	for i := range vals {
 		ptrs[i] = &vals[i]
 	}
-	if err := row.Scan(ptrs...); err != nil {
+	if err := row.Scan(append(lead, ptrs...)...); err != nil {
 		return nil, err
 	}
 	snap := make(map[string]any, len(cols)+1)
@@ -267,7 +275,7 @@ func (a *App) updateMyListing(ctx context.Context, in *ops.Input) (any, error) {
 	var out *OwnerListing
 	err = a.DB.GroupTx(ctx, func(tx *sql.Tx) error {
 		q := a.DB.Prepared(tx)
-		before, err := ownedSnapshot(ctx, q, uid, id, cols)
+		before, extras, err := ownedSnapshot(ctx, q, uid, id, cols)
 		if err != nil {
 			return err
 		}
@@ -275,6 +283,7 @@ func (a *App) updateMyListing(ctx context.Context, in *ops.Input) (any, error) {
 		if err != nil {
 			return err
 		}
+		extras.edited(after)
 		if err := a.copyToSites(ctx, q, id, req.Fields, sites); err != nil {
 			return err
 		}
@@ -291,7 +300,7 @@ func (a *App) updateMyListing(ctx context.Context, in *ops.Input) (any, error) {
 		if err := a.revise(ctx, q, "listing", id, id, uid, "update_my_listing", before, after); err != nil {
 			return err
 		}
-		out, err = a.readOwnerListing(ctx, q, uid, id, true)
+		out, err = a.readOwnerListing(ctx, q, uid, id, extras)
 		return err
 	})
 	if err != nil {
@@ -301,21 +310,36 @@ func (a *App) updateMyListing(ctx context.Context, in *ops.Input) (any, error) {
 }
 
 // ownedSnapshot checks that userID owns listing id and reads the snapshot
-// columns cols of it (none: only the check).
-func ownedSnapshot(ctx context.Context, q db.Queries, userID, id int64, cols []string) (map[string]any, error) {
-	if len(cols) == 0 {
-		return map[string]any{}, ownListing(ctx, q, userID, id)
+// columns cols of it and its owner columns (ownerExtras), in one query.
+func ownedSnapshot(ctx context.Context, q db.Queries, userID, id int64, cols []string) (map[string]any, *ownerExtras, error) {
+	var sel strings.Builder
+	for _, c := range cols {
+		sel.WriteString(", l." + c)
 	}
-	sel := make([]string, len(cols))
-	for i, c := range cols {
-		sel[i] = "l." + c
-	}
-	snap, err := scanSnapshot(cols, q.QueryRowContext(ctx, "SELECT "+strings.Join(sel, ", ")+
-		" FROM listings l JOIN listing_owners o ON o.listing_id = l.id AND o.user_id = "+db.IntArg+" WHERE l.id = "+db.IntArg, userID, id))
+	x := &ownerExtras{}
+	snap, err := scanSnapshot(cols, q.QueryRowContext(ctx, "SELECT "+ownerExtrasCols+sel.String()+
+		" FROM listings l JOIN listing_owners o ON o.listing_id = l.id AND o.user_id = "+db.IntArg+" WHERE l.id = "+db.IntArg, userID, id),
+		&x.Headline, &x.SummaryText, &x.SEOTitle, &x.SEODescription, &x.Role, &x.ModerationReason)
 	if db.IsNoRows(err) {
-		return nil, errNotYourListing()
+		return nil, nil, errNotYourListing()
 	}
-	return snap, err
+	return snap, x, err
+}
+
+// ownerExtras are the owner view's own columns besides the profile.
+type ownerExtras struct {
+	Headline, SummaryText, SEOTitle, SEODescription, Role, ModerationReason string
+}
+
+const ownerExtrasCols = `l.headline, l.summary, l.seo_title, l.seo_description, o.role, l.moderation_reason`
+
+// edited updates x with the values an edit wrote (after: snapshot columns).
+func (x *ownerExtras) edited(after map[string]any) {
+	for col, dst := range map[string]*string{"headline": &x.Headline, "summary": &x.SummaryText, "seo_title": &x.SEOTitle, "seo_description": &x.SEODescription} {
+		if v, ok := after[col].(string); ok {
+			*dst = v
+		}
+	}
 }
 
 // applyToSites resolves apply_to: ['all'] or known site keys.

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -49,19 +48,19 @@ func (a *App) searchListings(ctx context.Context, in *ops.Input) (any, error) {
 	}
 	// The page is kept encoded in the read cache (key: the filter, which
 	// holds the page's offset and size, so it decides the whole page).
-	b, err := db.Cached(ctx, a.DB, fmt.Sprintf("search json %+v", f), func(ctx context.Context) ([]byte, error) {
+	b, err := db.Cached(ctx, a.DB, fmt.Sprintf("search json %+v", f), func(ctx context.Context) (ops.Encoded, error) {
 		items, total, err := a.DB.SearchListingsTotal(ctx, f)
 		if err != nil {
-			return nil, err
+			return ops.Encoded{}, err
 		}
 		p := page(in, items, total.N)
 		p.TotalIsEstimate = total.Estimate
-		return json.Marshal(p)
+		return ops.Encode(p)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return ops.Encoded(b), nil
+	return b, nil
 }
 
 // normalizeDomain lets people paste a URL or a www. host as the domain filter.
@@ -87,7 +86,7 @@ func (a *App) getListing(ctx context.Context, in *ops.Input) (any, error) {
 	if err != nil {
 		return nil, notFound(err, "listing "+slug)
 	}
-	return ops.Encoded(b), nil
+	return b, nil
 }
 
 func (a *App) getAlternatives(ctx context.Context, in *ops.Input) (any, error) {

@@ -2,11 +2,12 @@ package db
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"sync"
 	"sync/atomic"
+
+	"launchdir/ops"
 
 	"golang.org/x/sync/singleflight"
 	"modernc.org/sqlite"
@@ -123,13 +124,13 @@ func Cached[T any](ctx context.Context, d *DB, key string, fn func(ctx context.C
 // LiveListingJSON is the live listing's public profile encoded as the API
 // serves it, kept encoded in the read cache (its own entry: the hot path
 // never holds the decoded profile as well).
-func (d *DB) LiveListingJSON(ctx context.Context, slug string) ([]byte, error) {
-	return memo(ctx, d, "listing json "+slug, func(ctx context.Context) ([]byte, error) {
+func (d *DB) LiveListingJSON(ctx context.Context, slug string) (ops.Encoded, error) {
+	return memo(ctx, d, "listing json "+slug, func(ctx context.Context) (ops.Encoded, error) {
 		l, err := d.GetListingBy(ctx, d.R, "l.slug = ? AND l.status = 'live'", slug)
 		if err != nil {
-			return nil, err
+			return ops.Encoded{}, err
 		}
-		return json.Marshal(l)
+		return ops.Encode(l)
 	})
 }
 

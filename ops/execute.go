@@ -11,9 +11,28 @@ import (
 )
 
 // Encoded is an operation's output already encoded as JSON (kept so by a
-// read cache): the executor uses it as the body instead of encoding again.
-// It must be exactly what json.Marshal gives for the operation's output.
-type Encoded []byte
+// read cache): the executor uses it as the body instead of encoding again,
+// and the REST door sends its ETag instead of hashing the body again. JSON
+// must be exactly what json.Marshal gives for the operation's output.
+type Encoded struct {
+	JSON []byte
+	ETag string
+}
+
+// Encode is out encoded as an Encoded, with its ETag.
+func Encode(out any) (Encoded, error) {
+	b, err := json.Marshal(out)
+	if err != nil {
+		return Encoded{}, err
+	}
+	return Encoded{JSON: b, ETag: ETag(b)}, nil
+}
+
+// ETag is the strong validator of a response body: its SHA-256, 96 bits.
+func ETag(body []byte) string {
+	sum := sha256.Sum256(body)
+	return `"` + hex.EncodeToString(sum[:12]) + `"`
+}
 
 // Result is a finished call: the status and the exact JSON body, so a
 // replayed idempotent call returns byte-identical output on both doors.
@@ -21,6 +40,7 @@ type Result struct {
 	Status   int
 	Body     json.RawMessage
 	Replayed bool
+	ETag     string // of Body when known already (see Encoded); not stored
 }
 
 // IdemStore remembers responses of idempotent calls per (user, key).
@@ -140,7 +160,7 @@ func (x *Executor) run(ctx context.Context, op *Operation, in *Input) (res *Resu
 		return nil, AsError(err)
 	}
 	if enc, ok := out.(Encoded); ok {
-		return &Result{Status: op.SuccessStatus(), Body: json.RawMessage(enc)}, nil
+		return &Result{Status: op.SuccessStatus(), Body: json.RawMessage(enc.JSON), ETag: enc.ETag}, nil
 	}
 	body, err := json.Marshal(out)
 	if err != nil {

@@ -2,8 +2,6 @@ package routes
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
@@ -43,7 +41,7 @@ func (s *Server) operationHandler(op *ops.Operation) httprouter.Handle {
 		if op.Location != "" && res.Status == http.StatusCreated {
 			w.Header().Set("Location", "/api/v1"+ops.FillPath(op.Location, res.Body))
 		}
-		writeJSON(w, r, res.Status, res.Body, op.Method == http.MethodGet, p == nil && op.Scope == "")
+		writeJSON(w, r, res.Status, res.Body, res.ETag, op.Method == http.MethodGet, p == nil && op.Scope == "")
 	}
 }
 
@@ -179,15 +177,16 @@ func jsonErrText(err error) string {
 
 // writeJSON writes a success body. GETs carry an ETag and answer
 // If-None-Match with 304; public anonymous reads may be cached briefly.
-func writeJSON(w http.ResponseWriter, r *http.Request, status int, body []byte, isGet, cacheable bool) {
+func writeJSON(w http.ResponseWriter, r *http.Request, status int, body []byte, etag string, isGet, cacheable bool) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	if status >= 400 { // a replayed idempotent failure
 		h.Set("Content-Type", "application/problem+json")
 	}
 	if isGet && status == http.StatusOK {
-		sum := sha256.Sum256(body)
-		etag := `"` + hex.EncodeToString(sum[:12]) + `"`
+		if etag == "" {
+			etag = ops.ETag(body)
+		}
 		h.Set("ETag", etag)
 		if cacheable {
 			h.Set("Cache-Control", "public, max-age=30")

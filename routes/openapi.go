@@ -279,5 +279,5 @@ func successText(op *ops.Operation) string {
 func (s *Server) OpenAPIDocument() []byte { return s.openapi }
 
 func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
-	writeJSON(w, r, http.StatusOK, s.openapi, true, true)
+	writeJSON(w, r, http.StatusOK, s.openapi, "", true, true)
 }

@@ -392,6 +392,11 @@ func TestEditAnswerSeesOtherWrites(t *testing.T) {
 		t.Fatalf("the edit's own FAQs are missing from its answer: %v", got["faqs"])
 	}
 	edit(tag(7))
+	// The owner columns of the answer come from the edit's own reads.
+	got = edit(map[string]any{"fields": map[string]any{"headline": "New headline", "seo_title": "New SEO title", "city": "Oslo"}})
+	if got["headline"] != "New headline" || got["seo_title"] != "New SEO title" || got["role"] == "" {
+		t.Fatalf("owner columns in the answer: %v %v %v", got["headline"], got["seo_title"], got["role"])
+	}
 }
 
 func TestOwnerContent(t *testing.T) {
