@@ -38,7 +38,8 @@ func seedCmd(args []string, stdout io.Writer) error {
 // thus never touches path: the server's next start opens the empty
 // database as it was, in milliseconds, instead of first rolling back
 // gigabytes of an unfinished seed (truncating them costs about 0.4 s per
-// GB), and the next seed deletes the leftover. Rows already in path
+// GB), and the next seed deletes the leftover. No server may have path
+// open: the new file replaces it. Rows already in path
 // (accounts made with `launchdir apikey create`) are copied into the new
 // file first; demo.Seed then moves them aside as it always has.
 func seedFile(ctx context.Context, path string, n int, seed int64) error {
