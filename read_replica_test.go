@@ -225,6 +225,7 @@ func readReplicaTopology(t *testing.T, repURL string, env []string) {
 	}
 	resp.Body.Close()
 	waitTagline(t, red, "via a redirect", time.Now())
+	waitTagline(t, rep, "via a redirect", time.Now()) // the MCP check below reads it on the other replica
 	for _, r := range []struct{ method, path string }{{"POST", "/signin"}, {"GET", "/verify/abc"}, {"GET", "/oauth/authorize?client_id=x"}, {"DELETE", "/api/v1/me/api-keys/1"}} {
 		req, _ := http.NewRequest(r.method, red.base+r.path, strings.NewReader("email=a@b.c"))
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
