@@ -375,6 +375,7 @@ func checkCounters(t *testing.T, d *db.DB) {
 	for name, q := range map[string]string{
 		"votes":        "SELECT count(*) FROM listings l WHERE votes != (SELECT count(*) FROM votes v WHERE v.listing_id = l.id)",
 		"weekly":       "SELECT count(*) FROM weekly_votes w WHERE votes != (SELECT count(*) FROM votes v WHERE v.listing_id = w.listing_id AND v.week = w.week)",
+		"launch week":  "SELECT count(*) FROM listings l WHERE launch_week_votes != coalesce((SELECT votes FROM weekly_votes w WHERE w.week = l.launch_week AND w.listing_id = l.id), 0)",
 		"vote weeks":   "SELECT count(*) FROM votes WHERE week != date(created_at, '-' || ((cast(strftime('%w', created_at) AS int) + 6) % 7) || ' days')",
 		"rating":       "SELECT count(*) FROM listings l WHERE rating_count != (SELECT count(*) FROM reviews r WHERE r.listing_id = l.id AND genuine = 1) OR rating_sum != (SELECT coalesce(sum(rating),0) FROM reviews r WHERE r.listing_id = l.id AND genuine = 1)",
 		"views":        "SELECT count(*) FROM listings l WHERE views != (SELECT coalesce(sum(views),0) FROM daily_views v WHERE v.listing_id = l.id)",
@@ -387,6 +388,9 @@ func checkCounters(t *testing.T, d *db.DB) {
 		if n := count(t, d, q); n > 0 {
 			t.Errorf("%s: %d rows disagree", name, n)
 		}
+	}
+	if count(t, d, "SELECT count(*) FROM listings WHERE launch_week_votes > 0") == 0 {
+		t.Error("no listing has votes in its launch week")
 	}
 	if count(t, d, "SELECT count(*) FROM reviews WHERE genuine = 0") == 0 {
 		t.Error("no non-genuine reviews to exclude")
@@ -440,6 +444,11 @@ func TestSeed(t *testing.T) {
 	}
 	if n := count(t, d, "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'listings_fts_ai'"); n != 1 {
 		t.Errorf("full-text insert trigger present %d times", n)
+	}
+	// The seed writes the launch week's count itself (checkCounters checks
+	// it) with the weekly_votes triggers dropped: they must be back.
+	if n := count(t, d, "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'weekly_votes'"); n != 4 {
+		t.Errorf("weekly_votes triggers present: %d, want 4", n)
 	}
 	if n := count(t, d, "SELECT n FROM listing_status_counts WHERE status = 'live'"); n != count(t, d, "SELECT count(*) FROM listings WHERE status = 'live'") {
 		t.Errorf("live counter %d differs from the listings", n)

@@ -172,9 +172,11 @@ var seedTables = func() []string {
 	return out
 }()
 
-// dropDerived drops, inside tx, the secondary indexes of the seeded tables
-// and the full-text insert trigger, and returns the statements that
-// re-create them. Uniqueness the generator relies on (primary keys, UNIQUE
+// dropDerived drops, inside tx, the secondary indexes of the seeded tables,
+// the full-text insert trigger and the weekly_votes triggers (the seed
+// writes the launch week's count in the listing row itself, rather than
+// rewriting the row once per weekly count), and returns the statements
+// that re-create them. Uniqueness the generator relies on (primary keys, UNIQUE
 // columns) stays enforced: those indexes belong to their tables.
 func dropDerived(ctx context.Context, tx *sql.Tx) ([]string, error) {
 	marks := strings.TrimSuffix(strings.Repeat("?,", len(seedTables)), ",")
@@ -185,6 +187,7 @@ func dropDerived(ctx context.Context, tx *sql.Tx) ([]string, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT type, name, sql FROM sqlite_master
 		WHERE (type = 'index' AND sql IS NOT NULL AND tbl_name IN (`+marks+`))
 		   OR (type = 'trigger' AND name = 'listings_fts_ai')
+		   OR (type = 'trigger' AND tbl_name = 'weekly_votes')
 		ORDER BY type, name`, args...)
 	if err != nil {
 		return nil, err

@@ -23,7 +23,7 @@ var columns = map[string]string{
 		pricing_summary, country, city, founded_year, contact_email, demo_video_url, logo_url, features, usps,
 		keywords, tags, headline, summary, seo_title, seo_description, socials, not_found, attributes, status, plan,
 		launch_week, launched_at, primary_category_id, unlock_story, unlock_milestones, unlock_media, votes, views,
-		follows, trending, rating_sum, rating_count, domain_rating, billboard_cents, created_at, updated_at`,
+		follows, trending, rating_sum, rating_count, domain_rating, billboard_cents, created_at, updated_at, launch_week_votes`,
 	"listing_categories":      "listing_id, category_id, is_primary",
 	"listing_owners":          "listing_id, user_id, role, created_at",
 	"listing_founders":        "listing_id, founder_id, position",
@@ -249,7 +249,8 @@ func writeListing(w *writer, l *listing) {
 		jsonOf(l.Keywords), jsonOf(l.Tags), l.Headline, l.Summary, l.SEOTitle, l.SEODescription, jsonOf(l.Socials), jsonOf(l.NotFound),
 		jsonOf(l.Attributes), l.Status, l.Plan, nullTime(l.Week, date), nullTime(l.LaunchedAt, stamp), l.Category.ID,
 		flag(l.UnlockStory), flag(l.UnlockMiles), flag(l.UnlockMedia), len(l.Votes), l.views(), len(l.Follows), l.Trending,
-		ratingSum, ratingCount, nullInt(l.DomainRating, -1), l.billboardCents(), stamp(l.CreatedAt), stamp(l.UpdatedAt))
+		ratingSum, ratingCount, nullInt(l.DomainRating, -1), l.billboardCents(), stamp(l.CreatedAt), stamp(l.UpdatedAt),
+		l.launchWeekVotes())
 	w.insert("listing_categories", l.ID, l.Category.ID, 1)
 	for _, c := range l.Extra {
 		w.insert("listing_categories", l.ID, c.ID, 0)
@@ -262,6 +263,21 @@ func writeListing(w *writer, l *listing) {
 	}
 	writeListingContent(w, l)
 	writeListingActivity(w, l)
+}
+
+// launchWeekVotes is the listing's count in its own launch week, which the
+// weekly_votes triggers would set (the seed drops them: see dropDerived).
+func (l *listing) launchWeekVotes() int {
+	if l.Week.IsZero() {
+		return 0
+	}
+	week := date(l.Week)
+	for _, wc := range l.Weekly {
+		if wc.Week == week {
+			return wc.Votes
+		}
+	}
+	return 0
 }
 
 func writeListingContent(w *writer, l *listing) {
