@@ -197,7 +197,7 @@ func RecountCategories(ctx context.Context, tx *sql.Tx) error {
 // ORDER BY spell the index's expressions exactly, so the planner uses it.
 func (d *DB) WeekLaunches(ctx context.Context, week string, offset, limit int) ([]Summary, int, error) {
 	const cond = ` WHERE l.launch_week = ?1 AND l.status IN ('live','scheduled')`
-	total, err := d.PublicCount(ctx, `SELECT count(*) FROM listings l INDEXED BY listings_week_rank`+cond, week)
+	total, err := d.PublicCount(ctx, `SELECT count(*) FROM listings l`+cond, week)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -125,6 +125,12 @@ func BenchmarkListLaunches(b *testing.B) {
 	benchGet(b, func(i int) string { return fmt.Sprintf("/api/v1/launches?section=most-voted&page=%d", 1+i%50) })
 }
 
+// BenchmarkLaunchWeek pages a week's launches (get_launch_week), the
+// first five pages of last week: an index-ordered read whatever the week's size.
+func BenchmarkLaunchWeek(b *testing.B) {
+	benchGet(b, func(i int) string { return fmt.Sprintf("/api/v1/launches/weeks/last?page=%d", 1+i%5) })
+}
+
 func BenchmarkLeaderboardWeekly(b *testing.B) {
 	benchGet(b, func(int) string { return "/api/v1/leaderboards/community-weekly?week=last" })
 }

@@ -199,6 +199,8 @@ func sweepOps(api string, slugs, coldSlugs []string, common string, rare, coldWo
 		get(func(i int) string { return api + "/listings?q=" + rare[i%len(rare)] }, "search rare word"),
 		get(func(int) string { return api + "/listings?sort=newest&per_page=20" }, "newest 20 with total"),
 		get(func(int) string { return api + "/listings?category=developer-tools&sort=newest" }, "category newest"),
+		// A week's launches, its first five pages: the ranking of a whole week.
+		get(func(i int) string { return api + "/launches/weeks/last?page=" + strconv.Itoa(1+i%5) }, "get_launch_week"),
 	}
 	if key != "" {
 		ops = append(ops, loadOp{name: "owner PATCH", method: "PATCH",
