@@ -38,6 +38,9 @@ type DB struct {
 	bg     sync.WaitGroup // start-up work left running (analyzeIfMissing)
 
 	replica bool // a read replica's copy: read-only, see replica.go
+	// ftsNotes: the schema has listings_fts_stale (set at open, after the
+	// migrations; see fts.go).
+	ftsNotes bool
 }
 
 func dsn(path string, readOnly bool, cacheKB int) string {
@@ -129,6 +132,10 @@ func OpenWith(ctx context.Context, path string, o Options) (*DB, error) {
 		w.Close()
 		return nil, err
 	}
+	if err := d.syncFTSAtOpen(ctx); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open %s: full-text index: %w", path, err)
+	}
 	// Statistics missing from a big file (an interrupted seed, an import)
 	// take seconds to gather at 1M listings: gather them in the background
 	// so start-up stays O(1); queries only plan worse until they exist.
@@ -216,6 +223,10 @@ func (d *DB) Tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		return mapErr(err)
 	}
 	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return mapErr(err)
+	}
+	if err := d.syncFTS(ctx, tx); err != nil {
 		tx.Rollback()
 		return mapErr(err)
 	}

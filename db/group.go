@@ -102,9 +102,10 @@ func (d *DB) commitGroup(batch []*groupReq) {
 		}
 		return
 	}
-	// No savepoint per edit: the full-text index flushes its pending
-	// changes at every savepoint release, which is the per-commit cost this
-	// is meant to share. So if any edit fails, the batch is rolled back and
+	// No savepoint per edit: once part of the transaction, the full-text
+	// index writes its pending changes out at every savepoint, which is the
+	// per-commit cost this is meant to share (edits only note what to
+	// re-index; syncFTS does it once for the batch, migration 0011). So if any edit fails, the batch is rolled back and
 	// its edits run again one transaction each (edits rarely fail here:
 	// input is validated before; what fails is mostly another user's id).
 	failed := false
@@ -121,6 +122,9 @@ func (d *DB) commitGroup(batch []*groupReq) {
 			failed = true
 			break
 		}
+	}
+	if !failed && d.syncFTS(bg, tx) != nil {
+		failed = true // each edit alone finds out whose text it was
 	}
 	if failed {
 		tx.Rollback()

@@ -1,0 +1,241 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+)
+
+// The full-text index is written once per transaction from the notes the
+// update trigger leaves (migration 0011). These tests check it against the
+// listings table with FTS5's own integrity check after every mix of
+// writes that can meet in one transaction.
+
+func insertListing(tx *sql.Tx, id int, name, tagline string) error {
+	_, err := tx.Exec(`INSERT INTO listings(id, slug, name, tagline, url, domain, description, status, launched_at, created_at, updated_at)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?)`, id, fmt.Sprintf("item-%d", id), name, tagline, "https://x.example/", "x.example",
+		"plain words", "live", "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z")
+	return err
+}
+
+// matches lists the ids whose indexed text has word.
+func matches(t *testing.T, d *DB, word string) []int64 {
+	t.Helper()
+	ids, err := Column[int64](context.Background(), d.R, `SELECT rowid FROM listings_fts WHERE listings_fts MATCH ? ORDER BY rowid`, word)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
+// checkFTS runs FTS5's integrity check against the content table, and
+// checks no note is left.
+func checkFTS(t *testing.T, d *DB) {
+	t.Helper()
+	if _, err := d.W.Exec(`INSERT INTO listings_fts(listings_fts, rank) VALUES('integrity-check', 1)`); err != nil {
+		t.Fatalf("full-text index differs from the listings: %v", err)
+	}
+	var notes int
+	if err := d.W.QueryRow(`SELECT count(*) FROM listings_fts_stale`).Scan(&notes); err != nil || notes != 0 {
+		t.Fatalf("notes left after commit: %d (%v)", notes, err)
+	}
+}
+
+func wantIDs(t *testing.T, d *DB, word string, want ...int64) {
+	t.Helper()
+	if got := matches(t, d, word); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+		t.Errorf("%q matches %v, want %v", word, got, want)
+	}
+}
+
+func TestFTSFollowsEveryWriteInOneTransaction(t *testing.T) {
+	ctx := context.Background()
+	d, err := Open(ctx, filepath.Join(t.TempDir(), "f.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	err = d.Tx(ctx, func(tx *sql.Tx) error {
+		for i := 1; i <= 5; i++ {
+			if err := insertListing(tx, i, fmt.Sprintf("Alpha%d", i), "original"); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFTS(t, d)
+	wantIDs(t, d, "original", 1, 2, 3, 4, 5)
+
+	err = d.Tx(ctx, func(tx *sql.Tx) error {
+		for _, q := range []string{
+			// 1: edited twice: the index must lose "original" and "interim".
+			`UPDATE listings SET tagline = 'interim' WHERE id = 1`,
+			`UPDATE listings SET tagline = 'final' WHERE id = 1`,
+			// 2: edited, then deleted.
+			`UPDATE listings SET tagline = 'doomed' WHERE id = 2`,
+			`DELETE FROM listings WHERE id = 2`,
+			// 3: deleted, then a new listing with the same id.
+			`DELETE FROM listings WHERE id = 3`,
+			// 4: a field the index does not hold.
+			`UPDATE listings SET votes = votes + 1 WHERE id = 4`,
+			// 5: the same text sent again (no note).
+			`UPDATE listings SET tagline = 'original' WHERE id = 5`,
+		} {
+			if _, err := tx.Exec(q); err != nil {
+				return fmt.Errorf("%s: %w", q, err)
+			}
+		}
+		if err := insertListing(tx, 3, "Reborn", "second life"); err != nil {
+			return err
+		}
+		// 6: new, then edited; 7: edited, deleted, inserted again.
+		if err := insertListing(tx, 6, "Fresh", "newborn"); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(`UPDATE listings SET tagline = 'grownup' WHERE id = 6`); err != nil {
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFTS(t, d)
+	wantIDs(t, d, "original", 4, 5)
+	wantIDs(t, d, "interim")
+	wantIDs(t, d, "final", 1)
+	wantIDs(t, d, "doomed")
+	wantIDs(t, d, "alpha2")
+	wantIDs(t, d, "alpha3")
+	wantIDs(t, d, "reborn", 3)
+	wantIDs(t, d, "newborn")
+	wantIDs(t, d, "grownup", 6)
+
+	err = d.Tx(ctx, func(tx *sql.Tx) error {
+		for _, q := range []string{
+			`UPDATE listings SET name = 'Phoenix' WHERE id = 4`,
+			`DELETE FROM listings WHERE id = 4`,
+		} {
+			if _, err := tx.Exec(q); err != nil {
+				return err
+			}
+		}
+		return insertListing(tx, 4, "Again", "risen")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFTS(t, d)
+	wantIDs(t, d, "phoenix")
+	wantIDs(t, d, "alpha4")
+	wantIDs(t, d, "risen", 4)
+
+	// A rolled-back edit leaves neither a note nor an index change.
+	err = d.Tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.Exec(`UPDATE listings SET tagline = 'never' WHERE id = 1`); err != nil {
+			return err
+		}
+		return fmt.Errorf("changed my mind")
+	})
+	if err == nil {
+		t.Fatal("the failing transaction committed")
+	}
+	checkFTS(t, d)
+	wantIDs(t, d, "never")
+	wantIDs(t, d, "final", 1)
+}
+
+// Concurrent edits share a group commit: each batch re-indexes once, and
+// the index ends with every listing's last text.
+func TestFTSGroupCommitEdits(t *testing.T) {
+	ctx := context.Background()
+	d, err := Open(ctx, filepath.Join(t.TempDir(), "g.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.Tx(ctx, func(tx *sql.Tx) error {
+		for i := 1; i <= 3; i++ {
+			if err := insertListing(tx, i, fmt.Sprintf("Item%d", i), "start"); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	const edits = 60
+	var wg sync.WaitGroup
+	errs := make(chan error, edits)
+	for i := range edits {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs <- d.GroupTx(ctx, func(tx *sql.Tx) error {
+				if i%10 == 9 { // some edits fail: their batch is redone one by one
+					tx.Exec(`UPDATE listings SET tagline = 'failedword' WHERE id = 1`)
+					return fmt.Errorf("edit %d fails", i)
+				}
+				_, err := tx.Exec(`UPDATE listings SET tagline = ? WHERE id = ?`, fmt.Sprintf("word%d", i), 1+i%3)
+				return err
+			})
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	failed := 0
+	for err := range errs {
+		if err != nil {
+			failed++
+		}
+	}
+	if failed != edits/10 {
+		t.Errorf("%d edits failed, want %d", failed, edits/10)
+	}
+	checkFTS(t, d)
+	wantIDs(t, d, "start")
+	wantIDs(t, d, "failedword")
+	for id := 1; id <= 3; id++ {
+		var tagline string
+		if err := d.R.QueryRow(`SELECT tagline FROM listings WHERE id = ?`, id).Scan(&tagline); err != nil {
+			t.Fatal(err)
+		}
+		wantIDs(t, d, tagline, int64(id))
+	}
+}
+
+// An edit committed outside Tx and GroupTx (a tool writing the file
+// directly) leaves its note; the next open applies it.
+func TestFTSNotesLeftAreAppliedAtOpen(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "o.db")
+	d, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Tx(ctx, func(tx *sql.Tx) error { return insertListing(tx, 1, "Item", "before") }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.W.Exec(`UPDATE listings SET tagline = 'after' WHERE id = 1`); err != nil {
+		t.Fatal(err)
+	}
+	wantIDs(t, d, "before", 1) // not yet re-indexed
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	d, err = Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	checkFTS(t, d)
+	wantIDs(t, d, "before")
+	wantIDs(t, d, "after", 1)
+}
