@@ -35,6 +35,10 @@ type groupQueue struct {
 	queue   []*groupReq
 	running bool
 	last    int // size of the last batch
+	// wake, while a batch lingers, is closed once the queue holds want
+	// edits, so the batch starts as soon as the edits it waits for are in.
+	wake chan struct{}
+	want int
 }
 
 // lingerFor is how long a batch waits for more edits when the last one
@@ -50,6 +54,10 @@ func (d *DB) GroupTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	g := &d.group
 	g.mu.Lock()
 	g.queue = append(g.queue, r)
+	if g.wake != nil && len(g.queue) >= g.want {
+		close(g.wake)
+		g.wake = nil
+	}
 	lead := !g.running
 	g.running = true
 	g.mu.Unlock()
@@ -68,10 +76,19 @@ func (d *DB) runGroup() {
 	g.mu.Lock()
 	if g.last > 1 && len(g.queue) < g.last {
 		// Edits are arriving concurrently: give the ones being decoded a
-		// moment to join, as the commit costs the same for one or many.
+		// moment to join, as the commit costs the same for one or many,
+		// but no longer than it takes as many as last time to be in.
+		wake := make(chan struct{})
+		g.wake, g.want = wake, g.last
 		g.mu.Unlock()
-		time.Sleep(lingerFor)
+		t := time.NewTimer(lingerFor)
+		select {
+		case <-wake:
+		case <-t.C:
+		}
+		t.Stop()
 		g.mu.Lock()
+		g.wake = nil
 	}
 	n := min(len(g.queue), maxGroup)
 	g.last = n
