@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strings"
 )
 
@@ -195,16 +196,29 @@ func RecountCategories(ctx context.Context, tx *sql.Tx) error {
 // are the first offset+limit entries of the week's range, read from the
 // index alone, and the summaries are read for the page alone. The WHERE and
 // ORDER BY spell the index's expressions exactly, so the planner uses it.
+// Pages are kept in the read cache like search pages (until the next
+// write; the items are shared: do not modify).
 func (d *DB) WeekLaunches(ctx context.Context, week string, offset, limit int) ([]Summary, int, error) {
+	r, err := memo(ctx, d, fmt.Sprintf("week %s %d %d", week, offset, limit), func(ctx context.Context) (searchResult, error) {
+		items, total, err := d.weekLaunches(ctx, week, offset, limit)
+		return searchResult{items: items, total: Total{N: total}}, err
+	})
+	return r.items, r.total.N, err
+}
+
+// weekLaunches is WeekLaunches without the read cache. The page query is a
+// prepared statement (its parse was half its CPU), with the week bound as
+// TextArg so that planner statistics do not re-prepare it for each week.
+func (d *DB) weekLaunches(ctx context.Context, week string, offset, limit int) ([]Summary, int, error) {
 	const cond = ` WHERE l.launch_week = ?1 AND l.status IN ('live','scheduled')`
 	total, err := d.PublicCount(ctx, `SELECT count(*) FROM listings l`+cond, week)
 	if err != nil {
 		return nil, 0, err
 	}
-	items, err := querySummaries(ctx, d.R, `SELECT `+summaryCols+` FROM (
+	items, err := querySummaries(ctx, d.Prepared(d.R), `SELECT `+summaryCols+` FROM (
 		SELECT l.id, l.status = 'scheduled' AS later, l.launch_week_votes AS wv, l.votes AS v
-		FROM listings l INDEXED BY listings_week_rank`+cond+`
-		ORDER BY l.status = 'scheduled', l.launch_week_votes DESC, l.votes DESC, l.id LIMIT ?2 OFFSET ?3) p
+		FROM listings l INDEXED BY listings_week_rank WHERE l.launch_week = `+TextArg+` AND l.status IN ('live','scheduled')
+		ORDER BY l.status = 'scheduled', l.launch_week_votes DESC, l.votes DESC, l.id LIMIT `+IntArg+` OFFSET `+IntArg+`) p
 		JOIN listings l ON l.id = p.id LEFT JOIN categories c ON c.id = l.primary_category_id
 		ORDER BY p.later, p.wv DESC, p.v DESC, p.id`, week, limit, offset)
 	return items, total, err
