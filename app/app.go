@@ -78,10 +78,11 @@ type Page[T any] struct {
 	Items   []T `json:"items"`
 	Page    int `json:"page"`
 	PerPage int `json:"per_page"`
-	Total   int `json:"total"`
-	// TotalIsEstimate is true when more listings match than a search counts
-	// (10,000): Total is then a lower bound or an estimate, not exact.
-	TotalIsEstimate bool `json:"total_is_estimate,omitempty"`
+	Total   int `json:"total" doc:"How many items match. Exact unless total_is_estimate is true."`
+	// TotalIsEstimate is true when more items match than a list counts
+	// (10,000; searches, leaderboards and the founders list): Total is then a lower bound
+	// or an estimate, not exact.
+	TotalIsEstimate bool `json:"total_is_estimate,omitempty" doc:"Present, and true, when more than 10,000 items match a listing search, a leaderboard or the founders list: no request waits for a full count, so total is then an estimate (a one-word search: the documents the full-text index holds for the word, scaled by the share of live listings) or 10,000, meaning 10,000 or more."`
 }
 
 func page[T any](in *ops.Input, items []T, total int) Page[T] {

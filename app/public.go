@@ -292,7 +292,9 @@ func (a *App) listFounders(ctx context.Context, in *ops.Input) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return page(in, items, total), nil
+	p := page(in, items, total.N)
+	p.TotalIsEstimate = total.Estimate
+	return p, nil
 }
 
 func (a *App) getFounder(ctx context.Context, in *ops.Input) (any, error) {

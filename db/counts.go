@@ -113,6 +113,12 @@ func (d *DB) PublicCount(ctx context.Context, query string, args ...any) (int, e
 	return t.N, err
 }
 
+// BoundedCount is boundedCount without an estimate, for lists outside this
+// package: query selects the matching rows (SELECT 1 FROM …).
+func (d *DB) BoundedCount(ctx context.Context, query string, args ...any) (Total, error) {
+	return d.boundedCount(ctx, query, args, nil)
+}
+
 // boundedCount counts the rows of a query (a SELECT of anything) up to
 // countCap; beyond that the total is an estimate: estimate() if given and
 // larger, else countCap.

@@ -180,3 +180,78 @@ func TestCountSingleFlight(t *testing.T) {
 		t.Fatalf("stale entry: %+v %v, want 5000 served while refreshing", tot, err)
 	}
 }
+
+// The founders list counts at most countCap public founders (a founder is
+// public through a live listing): exact at the cap, an estimate one past.
+func TestFoundersTotalBound(t *testing.T) {
+	ctx := context.Background()
+	d, err := Open(ctx, filepath.Join(t.TempDir(), "f.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	defer func(c int) { countCap = c }(countCap)
+	countCap = 10
+	for i, st := range []string{"live", "draft"} {
+		if _, err := d.W.Exec(`INSERT INTO listings(id, slug, name, url, domain, description, status, launched_at, created_at, updated_at)
+			VALUES (?,?,?,?,?,?,?,?,?,?)`, i+1, fmt.Sprintf("item-%d", i+1), "Item", "https://x.example/", "x.example",
+			"words", st, "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	founder := func(id, listing int) {
+		t.Helper()
+		if _, err := d.W.Exec(`INSERT INTO founders(id, slug, name, country, created_at) VALUES (?,?,?,?,?)`,
+			id, fmt.Sprintf("f-%d", id), fmt.Sprintf("Founder %02d", id), "US", "2026-01-01T00:00:00Z"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.W.Exec(`INSERT INTO listing_founders(listing_id, founder_id) VALUES (?,?)`, listing, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for id := 1; id <= 10; id++ {
+		founder(id, 1)
+	}
+	founder(50, 2) // only a draft: not public, not counted
+	for _, country := range []string{"", "US"} {
+		items, tot, err := d.Founders(ctx, "", country, 0, 3)
+		if err != nil || tot != (Total{N: 10}) || len(items) != 3 || items[0].Name != "Founder 01" {
+			t.Fatalf("at the cap (country %q): %+v %v %v, want exactly 10", country, tot, err, items)
+		}
+	}
+	founder(11, 1)
+	if _, tot, err := d.Founders(ctx, "", "", 0, 3); err != nil || tot != (Total{N: 10, Estimate: true}) {
+		t.Fatalf("one past the cap: %+v %v, want 10 as an estimate", tot, err)
+	}
+	if _, tot, err := d.Founders(ctx, "Founder 1", "", 0, 3); err != nil || tot != (Total{N: 2}) {
+		t.Fatalf("a name filter under the cap: %+v %v, want exactly 2 (10 and 11)", tot, err)
+	}
+}
+
+// BoundedCount (leaderboard totals): exact at countCap rows, countCap as an
+// estimate one past.
+func TestBoundedCountEdge(t *testing.T) {
+	ctx := context.Background()
+	d, err := Open(ctx, filepath.Join(t.TempDir(), "b.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	defer func(c int) { countCap = c }(countCap)
+	countCap = 10
+	const q = `SELECT 1 FROM listings WHERE status = 'live' AND votes > 0`
+	for i := 1; i <= 11; i++ {
+		if _, err := d.W.Exec(`INSERT INTO listings(id, slug, name, url, domain, description, status, votes, launched_at, created_at, updated_at)
+			VALUES (?,?,?,?,?,?,'live',?,?,?,?)`, i, fmt.Sprintf("item-%d", i), "Item", "https://x.example/", "x.example",
+			"words", 1, "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z"); err != nil {
+			t.Fatal(err)
+		}
+		want := Total{N: i}
+		if i > countCap {
+			want = Total{N: countCap, Estimate: true}
+		}
+		if tot, err := d.BoundedCount(ctx, q); err != nil || tot != want {
+			t.Fatalf("%d rows: %+v %v, want %+v", i, tot, err, want)
+		}
+	}
+}

@@ -195,7 +195,11 @@ func TestBrowserFounderJourney(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`button[value="checkout"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`button[value="succeed"]`)),
 		chromedp.Click(chromedp.CSS(`button[value="succeed"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Next steps"] a`)))
+		// The "Next steps" links are on the page before paying too: wait
+		// for what only the paid page shows, else a loaded machine lets the
+		// wait pass on the old page and the next action meets the
+		// navigation (it then hangs until the test's deadline).
+		chromedp.WaitVisible(`//p[contains(., "Your purchase is active")]`))
 	if err != nil {
 		t.Fatal(err)
 	}
