@@ -239,3 +239,86 @@ func TestFTSNotesLeftAreAppliedAtOpen(t *testing.T) {
 	wantIDs(t, d, "before")
 	wantIDs(t, d, "after", 1)
 }
+
+// Statements whose conflict clause overrides the note trigger's, savepoints
+// rolled back around notes, and rowid reuse all leave the index exact
+// (found by review; migration 0012).
+func TestFTSUnusualStatements(t *testing.T) {
+	insertSQL := func(verb, name, tail string) string {
+		return verb + ` INTO listings(id, slug, name, url, domain, status, created_at, updated_at)
+			VALUES (1,'item-1','` + name + `','u','d','live','x','x')` + tail
+	}
+	for name, qs := range map[string][]string{
+		"update or replace twice": {`UPDATE OR REPLACE listings SET tagline = 'interim' WHERE id = 1`,
+			`UPDATE OR REPLACE listings SET tagline = 'final' WHERE id = 1`},
+		"update or abort twice": {`UPDATE OR ABORT listings SET tagline = 'interim' WHERE id = 1`,
+			`UPDATE OR ABORT listings SET tagline = 'final' WHERE id = 1`},
+		"update or rollback twice": {`UPDATE OR ROLLBACK listings SET tagline = 'interim' WHERE id = 1`,
+			`UPDATE OR ROLLBACK listings SET tagline = 'final' WHERE id = 1`},
+		"update then upsert": {`UPDATE listings SET tagline = 'interim' WHERE id = 1`,
+			insertSQL("INSERT", "Final", ` ON CONFLICT(id) DO UPDATE SET name = excluded.name`)},
+		"upsert twice": {insertSQL("INSERT", "Interim", ` ON CONFLICT(id) DO UPDATE SET name = excluded.name`),
+			insertSQL("INSERT", "Final", ` ON CONFLICT(id) DO UPDATE SET name = excluded.name`)},
+		"rolled back to a savepoint after a note": {`UPDATE listings SET tagline = 'a' WHERE id = 1`,
+			`SAVEPOINT s1`, `UPDATE listings SET tagline = 'b' WHERE id = 1`, `DELETE FROM listings WHERE id = 2`,
+			`ROLLBACK TO s1`, `RELEASE s1`, `UPDATE listings SET tagline = 'c' WHERE id = 3`},
+		"rolled back to a savepoint before a note": {`SAVEPOINT s1`, `UPDATE listings SET tagline = 'b' WHERE id = 1`,
+			`ROLLBACK TO s1`, `UPDATE listings SET tagline = 'c' WHERE id = 1`, `RELEASE s1`},
+		"rowid reused": {`UPDATE listings SET tagline = 'x' WHERE id = 3`, `DELETE FROM listings WHERE id = 3`,
+			`INSERT INTO listings(slug, name, url, domain, status, created_at, updated_at) VALUES ('item-new','New','u','d','live','x','x')`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			d, err := Open(ctx, filepath.Join(t.TempDir(), "u.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			err = d.Tx(ctx, func(tx *sql.Tx) error {
+				for i := 1; i <= 3; i++ {
+					if err := insertListing(tx, i, fmt.Sprintf("Alpha%d", i), "original"); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = d.Tx(ctx, func(tx *sql.Tx) error {
+				for _, q := range qs {
+					if _, err := tx.Exec(q); err != nil {
+						return fmt.Errorf("%s: %w", q, err)
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkFTS(t, d)
+		})
+	}
+}
+
+// A listing's id cannot change (the index's rowid would be left behind).
+func TestListingIDsArePermanent(t *testing.T) {
+	ctx := context.Background()
+	d, err := Open(ctx, filepath.Join(t.TempDir(), "i.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.Tx(ctx, func(tx *sql.Tx) error { return insertListing(tx, 1, "Item", "words") }); err != nil {
+		t.Fatal(err)
+	}
+	err = d.Tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Exec(`UPDATE listings SET id = 7, tagline = 'moved' WHERE id = 1`)
+		return err
+	})
+	if err == nil {
+		t.Fatal("a listing's id changed")
+	}
+	checkFTS(t, d)
+	wantIDs(t, d, "words", 1)
+}

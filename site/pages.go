@@ -18,10 +18,20 @@ import (
 
 // list is the paginated body every list operation returns.
 type list[T any] struct {
-	Items   []T `json:"items"`
-	Page    int `json:"page"`
-	PerPage int `json:"per_page"`
-	Total   int `json:"total"`
+	Items           []T  `json:"items"`
+	Page            int  `json:"page"`
+	PerPage         int  `json:"per_page"`
+	Total           int  `json:"total"`
+	TotalIsEstimate bool `json:"total_is_estimate"`
+}
+
+// pager is the list's pager; an estimated total (a search, a leaderboard or
+// the founders list past 10,000) is a lower bound, so the pager goes on
+// while pages come back full.
+func (l *list[T]) pager(r *http.Request) *Pager {
+	p := newPager(r, l.Page, l.PerPage, l.Total)
+	p.Estimate, p.Full = l.TotalIsEstimate, len(l.Items) >= l.PerPage
+	return p
 }
 
 // perPage is the page size of site lists (the API's bounds apply).
@@ -184,7 +194,7 @@ func (s *Site) alternatives(w http.ResponseWriter, r *http.Request, ps httproute
 		s.errorPage(w, r, err)
 		return
 	}
-	d.Pager = newPager(r, d.Page, d.PerPage, d.Total)
+	d.Pager = d.list.pager(r)
 	p := s.page(r, "Alternatives to "+d.L.Name, "Products like "+d.L.Name+": owner-approved alternatives first, then the same category by votes.", d)
 	s.render(w, r, "alternatives", p)
 }
@@ -246,7 +256,7 @@ func (s *Site) category(w http.ResponseWriter, r *http.Request, ps httprouter.Pa
 		s.errorPage(w, r, err)
 		return
 	}
-	d.Pager = newPager(r, d.Page, d.PerPage, d.Total)
+	d.Pager = d.list.pager(r)
 	p := s.page(r, d.Category.Name+" products", firstNonEmpty(d.Category.Description, "Live "+d.Category.Name+" products, most voted first."), d)
 	p.Nav = "categories"
 	s.render(w, r, "category", p)
@@ -282,7 +292,7 @@ func (s *Site) launchWeek(w http.ResponseWriter, r *http.Request, ps httprouter.
 		s.errorPage(w, r, err)
 		return
 	}
-	d.Pager = newPager(r, d.Page, d.PerPage, d.Total)
+	d.Pager = d.list.pager(r)
 	start, _ := time.Parse("2006-01-02", d.Week)
 	d.Prev, d.Next = start.AddDate(0, 0, -7).Format("2006-01-02"), start.AddDate(0, 0, 7).Format("2006-01-02")
 	d.Current = app.WeekOf(s.App.Now())
@@ -327,7 +337,7 @@ func (s *Site) leaderboard(w http.ResponseWriter, r *http.Request, ps httprouter
 		s.errorPage(w, r, err)
 		return
 	}
-	d.Pager = newPager(r, d.Page, d.PerPage, d.Total)
+	d.Pager = d.list.pager(r)
 	title := d.Title
 	if d.Paid {
 		title += " (paid placement)"
@@ -351,7 +361,7 @@ func (s *Site) founders(w http.ResponseWriter, r *http.Request, _ httprouter.Par
 		s.errorPage(w, r, err)
 		return
 	}
-	d.Pager, d.Q, d.Country = newPager(r, d.Page, d.PerPage, d.Total), f["q"], f["country"]
+	d.Pager, d.Q, d.Country = d.list.pager(r), f["q"], f["country"]
 	p := s.page(r, "Founders", "The founders behind the directory's live products.", d)
 	p.Nav = "founders"
 	s.render(w, r, "founders", p)
@@ -382,7 +392,7 @@ func (s *Site) blog(w http.ResponseWriter, r *http.Request, _ httprouter.Params)
 		s.errorPage(w, r, err)
 		return
 	}
-	d.Pager, d.Q = newPager(r, d.Page, d.PerPage, d.Total), f["q"]
+	d.Pager, d.Q = d.list.pager(r), f["q"]
 	p := s.page(r, "Blog", "Articles from "+s.App.SiteName(r.Context())+".", d)
 	p.Nav = "blog"
 	s.render(w, r, "blog", p)
@@ -412,7 +422,7 @@ func (s *Site) awards(w http.ResponseWriter, r *http.Request, _ httprouter.Param
 		s.errorPage(w, r, err)
 		return
 	}
-	d.Pager = newPager(r, d.Page, d.PerPage, d.Total)
+	d.Pager = d.list.pager(r)
 	p := s.page(r, "Launch of the Week awards", d.Basis, d)
 	p.Nav = "awards"
 	s.render(w, r, "awards", p)
@@ -463,7 +473,7 @@ func (s *Site) search(w http.ResponseWriter, r *http.Request, _ httprouter.Param
 	d.Stages = []string{"idea", "pre-launch", "beta", "launched", "growth", "profitable"}
 	d.Models = []string{"free", "freemium", "subscription", "one-time", "usage-based", "open-source"}
 	d.Sorts = []string{"relevance", "newest", "votes", "trending", "most_viewed", "most_followed"}
-	d.Pager = newPager(r, d.Page, d.PerPage, d.Total)
+	d.Pager = d.list.pager(r)
 	title := "Search"
 	if q := d.F["q"]; q != "" {
 		title = "Search: " + q

@@ -354,8 +354,11 @@ func query(r *http.Request, names ...string) map[string]string {
 // Pager links the pages of a list; Path keeps the list's other filters.
 type Pager struct {
 	Page, PerPage, Total int
-	path                 string
-	q                    url.Values
+	// Estimate: Total is "Total or more" (total_is_estimate); Full: this
+	// page holds PerPage items, so there may be a next one.
+	Estimate, Full bool
+	path           string
+	q              url.Values
 }
 
 func newPager(r *http.Request, page, perPage, total int) *Pager {
@@ -368,6 +371,14 @@ func (p *Pager) Pages() int {
 		return 1
 	}
 	n := (p.Total + p.PerPage - 1) / p.PerPage
+	if p.Estimate {
+		// The count stopped early: the pages go on at least to this one,
+		// and one further while pages come back full.
+		n = max(n, p.Page)
+		if p.Full {
+			n = max(n, p.Page+1)
+		}
+	}
 	return min(n, 1000)
 }
 
