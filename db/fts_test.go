@@ -15,11 +15,40 @@ import (
 // listings table with FTS5's own integrity check after every mix of
 // writes that can meet in one transaction.
 
+// tempDB opens a migrated database in a temporary file, closed at the
+// test's end.
+func tempDB(t *testing.T) (*DB, context.Context) {
+	t.Helper()
+	ctx := context.Background()
+	d, err := Open(ctx, filepath.Join(t.TempDir(), "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d, ctx
+}
+
 func insertListing(tx *sql.Tx, id int, name, tagline string) error {
 	_, err := tx.Exec(`INSERT INTO listings(id, slug, name, tagline, url, domain, description, status, launched_at, created_at, updated_at)
 		VALUES (?,?,?,?,?,?,?,?,?,?,?)`, id, fmt.Sprintf("item-%d", id), name, tagline, "https://x.example/", "x.example",
 		"plain words", "live", "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z")
 	return err
+}
+
+// seedAlphas inserts listings 1..n named AlphaN with tagline in one Tx.
+func seedAlphas(t *testing.T, d *DB, n int, tagline string) {
+	t.Helper()
+	err := d.Tx(context.Background(), func(tx *sql.Tx) error {
+		for i := 1; i <= n; i++ {
+			if err := insertListing(tx, i, fmt.Sprintf("Alpha%d", i), tagline); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // matches lists the ids whose indexed text has word.
@@ -53,27 +82,12 @@ func wantIDs(t *testing.T, d *DB, word string, want ...int64) {
 }
 
 func TestFTSFollowsEveryWriteInOneTransaction(t *testing.T) {
-	ctx := context.Background()
-	d, err := Open(ctx, filepath.Join(t.TempDir(), "f.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	err = d.Tx(ctx, func(tx *sql.Tx) error {
-		for i := 1; i <= 5; i++ {
-			if err := insertListing(tx, i, fmt.Sprintf("Alpha%d", i), "original"); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, ctx := tempDB(t)
+	seedAlphas(t, d, 5, "original")
 	checkFTS(t, d)
 	wantIDs(t, d, "original", 1, 2, 3, 4, 5)
 
-	err = d.Tx(ctx, func(tx *sql.Tx) error {
+	err := d.Tx(ctx, func(tx *sql.Tx) error {
 		for _, q := range []string{
 			// 1: edited twice: the index must lose "original" and "interim".
 			`UPDATE listings SET tagline = 'interim' WHERE id = 1`,
@@ -155,12 +169,7 @@ func TestFTSFollowsEveryWriteInOneTransaction(t *testing.T) {
 // Concurrent edits share a group commit: each batch re-indexes once, and
 // the index ends with every listing's last text.
 func TestFTSGroupCommitEdits(t *testing.T) {
-	ctx := context.Background()
-	d, err := Open(ctx, filepath.Join(t.TempDir(), "g.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d, ctx := tempDB(t)
 	if err := d.Tx(ctx, func(tx *sql.Tx) error {
 		for i := 1; i <= 3; i++ {
 			if err := insertListing(tx, i, fmt.Sprintf("Item%d", i), "start"); err != nil {
@@ -268,24 +277,9 @@ func TestFTSUnusualStatements(t *testing.T) {
 			`INSERT INTO listings(slug, name, url, domain, status, created_at, updated_at) VALUES ('item-new','New','u','d','live','x','x')`},
 	} {
 		t.Run(name, func(t *testing.T) {
-			ctx := context.Background()
-			d, err := Open(ctx, filepath.Join(t.TempDir(), "u.db"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer d.Close()
-			err = d.Tx(ctx, func(tx *sql.Tx) error {
-				for i := 1; i <= 3; i++ {
-					if err := insertListing(tx, i, fmt.Sprintf("Alpha%d", i), "original"); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			err = d.Tx(ctx, func(tx *sql.Tx) error {
+			d, ctx := tempDB(t)
+			seedAlphas(t, d, 3, "original")
+			err := d.Tx(ctx, func(tx *sql.Tx) error {
 				for _, q := range qs {
 					if _, err := tx.Exec(q); err != nil {
 						return fmt.Errorf("%s: %w", q, err)
@@ -303,12 +297,8 @@ func TestFTSUnusualStatements(t *testing.T) {
 
 // A listing's id cannot change (the index's rowid would be left behind).
 func TestListingIDsArePermanent(t *testing.T) {
-	ctx := context.Background()
-	d, err := Open(ctx, filepath.Join(t.TempDir(), "i.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d, ctx := tempDB(t)
+	var err error
 	if err := d.Tx(ctx, func(tx *sql.Tx) error { return insertListing(tx, 1, "Item", "words") }); err != nil {
 		t.Fatal(err)
 	}

@@ -184,12 +184,7 @@ func TestCountSingleFlight(t *testing.T) {
 // The founders list counts at most countCap public founders (a founder is
 // public through a live listing): exact at the cap, an estimate one past.
 func TestFoundersTotalBound(t *testing.T) {
-	ctx := context.Background()
-	d, err := Open(ctx, filepath.Join(t.TempDir(), "f.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d, ctx := tempDB(t)
 	defer func(c int) { countCap = c }(countCap)
 	countCap = 10
 	for i, st := range []string{"live", "draft"} {
@@ -231,12 +226,7 @@ func TestFoundersTotalBound(t *testing.T) {
 // BoundedCount (leaderboard totals): exact at countCap rows, countCap as an
 // estimate one past.
 func TestBoundedCountEdge(t *testing.T) {
-	ctx := context.Background()
-	d, err := Open(ctx, filepath.Join(t.TempDir(), "b.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d, ctx := tempDB(t)
 	defer func(c int) { countCap = c }(countCap)
 	countCap = 10
 	const q = `SELECT 1 FROM listings WHERE status = 'live' AND votes > 0`
