@@ -14,6 +14,9 @@ import (
 type Job struct {
 	Name  string
 	Every time.Duration
+	// After delays the first run (0: at start), for work that can wait
+	// while a server that just started warms up.
+	After time.Duration
 	Run   func(ctx context.Context) error
 }
 
@@ -27,6 +30,8 @@ func (a *App) jobs() []Job {
 		{Name: "planner statistics", Every: time.Hour, Run: a.DB.Optimize},
 		{Name: "draft sweep", Every: time.Minute, Run: a.SweepDrafts},
 		{Name: "launch awards", Every: time.Hour, Run: a.AwardWeeks},
+		// 23 s of batched writes at 1M listings: not in the first minutes.
+		{Name: "trending decay", Every: time.Hour, After: 5 * time.Minute, Run: a.RefreshTrending},
 		{Name: "session purge", Every: time.Hour, Run: a.PurgeSessions},
 	}, a.extraJobs...)
 }
@@ -42,6 +47,13 @@ func (a *App) RunBackground(ctx context.Context) {
 	for _, j := range jobs {
 		go func(j Job) {
 			defer func() { done <- struct{}{} }()
+			if j.After > 0 {
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(j.After):
+				}
+			}
 			t := time.NewTicker(j.Every)
 			defer t.Stop()
 			for {

@@ -187,3 +187,14 @@ func copyFile(src, dst string) error {
 	}
 	return out.Close()
 }
+
+// BenchmarkRefreshTrending is the hourly trending refresh over the whole
+// benchmark file (BENCH_DB=1M file: ~400k listings rewritten).
+func BenchmarkRefreshTrending(b *testing.B) {
+	e := benchSetup(b)
+	for b.Loop() {
+		if err := e.App.RefreshTrending(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
