@@ -398,6 +398,16 @@ func checkCounters(t *testing.T, d *db.DB) {
 	if count(t, d, "SELECT count(*) FROM listings WHERE trending > 0") == 0 {
 		t.Error("nothing is trending")
 	}
+	// This week's featured slots, full and held by live paid launches of
+	// this week (the home page shows them).
+	thisWeek := monday(testNow).Format("2006-01-02")
+	if n := count(t, d, "SELECT count(*) FROM featured_slots WHERE week = '"+thisWeek+"'"); n != featuredSlots {
+		t.Errorf("%d featured slots this week, want %d", n, featuredSlots)
+	}
+	if n := count(t, d, `SELECT count(*) FROM featured_slots f JOIN listings l ON l.id = f.listing_id
+		WHERE l.status != 'live' OR l.plan != 'paid' OR l.launch_week != f.week`); n > 0 {
+		t.Errorf("%d featured slots held by listings that are not live paid launches of their week", n)
+	}
 	live := count(t, d, "SELECT count(*) FROM listings WHERE status = 'live'")
 	if r := count(t, d, "SELECT count(*) FROM revenue"); r*100 < live*25 || r*100 > live*55 {
 		t.Errorf("revenue rows = %d for %d live listings", r, live)

@@ -29,6 +29,7 @@ type gen struct {
 	weekly                       []weekCount
 	weeklyKept                   int // len(weekly) after the last pruneWeekly
 	earliestWeek                 time.Time
+	featured                     int           // featured slots given this week (launchLive)
 	liveCats                     map[int64]int // Seed: live listings per category, parents included
 }
 

@@ -45,7 +45,8 @@ type listing struct {
 	Extra                                 []*category
 	UnlockStory, UnlockMiles, UnlockMedia bool
 	Trending                              float64
-	DomainRating                          int // -1 = never measured (NULL)
+	Featured                              bool // holds a featured slot in its launch week (see launchLive)
+	DomainRating                          int  // -1 = never measured (NULL)
 	CreatedAt, UpdatedAt                  time.Time
 
 	Founders   []*founder

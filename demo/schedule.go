@@ -68,7 +68,17 @@ func (g *gen) launchLive(l *listing, load *weekLoad, o liveOpts) {
 	if paid {
 		g.paidExtras(l, 45)
 	}
+	// The first paid launches of this week hold its featured slots (the
+	// product's weekly capacity), so the demo's home page shows the paid
+	// placement. No random draw: the rest of the data stays as it was.
+	if paid && back == 0 && g.featured < featuredSlots {
+		l.Featured = true
+		g.featured++
+	}
 }
+
+// featuredSlots is the featured product's weekly capacity (migration 0002).
+const featuredSlots = 3
 
 // weeksBack spreads launches over the last 16 weeks, with a tail of older
 // ones; maxBack > 0 spreads them evenly instead (benchmark data).

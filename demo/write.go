@@ -42,6 +42,7 @@ var columns = map[string]string{
 	"media":                   "listing_id, kind, url, caption, position",
 	"alternatives":            "listing_id, alternative_id, approved",
 	"awards":                  "week, rank, listing_id, votes",
+	"featured_slots":          "listing_id, week, order_id",
 }
 
 // verbs overrides "INSERT" for tables that migrations may already fill:
@@ -326,6 +327,9 @@ func writeListingActivity(w *writer, l *listing) {
 	}
 	for _, c := range l.Billboard {
 		w.insert("billboard_contributions", l.ID, c.Cents, stamp(c.At))
+	}
+	if l.Featured { // given by the demo, not bought: no order
+		w.insert("featured_slots", l.ID, date(l.Week), nil)
 	}
 }
 
