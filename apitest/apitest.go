@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"launchdir/app"
+	"launchdir/app/drafting"
+	"launchdir/app/kernel"
 	"launchdir/crawl"
 	"launchdir/db"
 	"launchdir/ops"
@@ -65,12 +67,12 @@ func New(t testing.TB, o Options) *Env {
 	if w == nil {
 		w = io.Discard
 	}
-	a, err := app.New(d, app.Config{BaseURL: base, SiteName: "Test Directory"}, slog.New(slog.NewTextHandler(w, nil)))
+	a, err := app.New(d, kernel.Config{BaseURL: base, SiteName: "Test Directory"}, slog.New(slog.NewTextHandler(w, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	a.Now = func() time.Time { return Now }
-	a.SetDraftPipeline(app.DraftConfig{Crawler: TestCrawler(), Workers: 2})
+	a.Drafting.SetDraftPipeline(drafting.DraftConfig{Crawler: TestCrawler(), Workers: 2})
 	if o.Setup != nil {
 		o.Setup(a)
 	}
@@ -184,7 +186,7 @@ func (e *Env) APIKey(email string, scopes ...string) string {
 	if len(scopes) == 0 {
 		scopes = ops.AllScopes
 	}
-	secret, _, err := e.App.CreateAPIKey(context.Background(), email, "test", scopes)
+	secret, _, err := e.App.People.CreateAPIKey(context.Background(), email, "test", scopes)
 	if err != nil {
 		e.T.Fatal(err)
 	}

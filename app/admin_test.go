@@ -9,6 +9,9 @@ import (
 
 	"launchdir/apitest"
 	"launchdir/app"
+	"launchdir/app/admin"
+	"launchdir/app/commerce"
+	"launchdir/app/kernel"
 	"launchdir/ops"
 )
 
@@ -24,11 +27,11 @@ type adminEnv struct {
 func newAdminEnv(t *testing.T) *adminEnv {
 	t.Helper()
 	e := apitest.New(t, apitest.Options{Fixture: true})
-	u, err := e.App.CreateUser(bg, "admin@example.com", "Ada Admin", "")
+	u, err := e.App.People.CreateUser(bg, "admin@example.com", "Ada Admin", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.App.SetAdmin(bg, "admin@example.com", true); err != nil {
+	if _, err := e.App.Admin.SetAdmin(bg, "admin@example.com", true); err != nil {
 		t.Fatal(err)
 	}
 	return &adminEnv{Env: e, admin: u.ID, owner: apitest.Bearer(e.APIKey("owner@example.com")),
@@ -75,43 +78,43 @@ func (e *adminEnv) exec(q string, args ...any) {
 func TestAdminFunctionsAreNotFoundForNonAdmins(t *testing.T) {
 	e := newAdminEnv(t)
 	a := e.App
-	p := app.AdminPage{}
+	p := admin.AdminPage{}
 	calls := map[string]func(id int64) error{
-		"ListAudit":       func(id int64) error { _, err := a.ListAudit(bg, id, p); return err },
-		"ListRevisions":   func(id int64) error { _, err := a.ListRevisions(bg, id, 0, p); return err },
-		"GetRevision":     func(id int64) error { _, err := a.GetRevision(bg, id, 1); return err },
-		"RevertRevision":  func(id int64) error { _, err := a.RevertRevision(bg, id, 1); return err },
-		"ModerateListing": func(id int64) error { return a.ModerateListing(bg, id, 1, "rejected", "spam") },
-		"ListReviews":     func(id int64) error { _, err := a.ListReviews(bg, id, 0, p); return err },
-		"HideReview":      func(id int64) error { return a.HideReview(bg, id, 1, "spam") },
-		"BanUser":         func(id int64) error { return a.BanUser(bg, id, 3, "spam") },
-		"ListAccounts":    func(id int64) error { _, err := a.ListAccounts(bg, id, "", p); return err },
-		"LaunchWeeks":     func(id int64) error { _, err := a.LaunchWeeks(bg, id, 4); return err },
-		"SetWeekCapacity": func(id int64) error { return a.SetWeekCapacity(bg, id, "2026-12-14", 3) },
-		"MoveListingWeek": func(id int64) error { _, err := a.MoveListingWeek(bg, id, 5, "2026-12-21"); return err },
-		"FreeQueue":       func(id int64) error { _, err := a.FreeQueue(bg, id, p); return err },
-		"AdminSetPrice":   func(id int64) error { return a.AdminSetPrice(bg, id, "launch", 100, nil) },
+		"ListAudit":       func(id int64) error { _, err := a.Admin.ListAudit(bg, id, p); return err },
+		"ListRevisions":   func(id int64) error { _, err := a.Admin.ListRevisions(bg, id, 0, p); return err },
+		"GetRevision":     func(id int64) error { _, err := a.Admin.GetRevision(bg, id, 1); return err },
+		"RevertRevision":  func(id int64) error { _, err := a.Admin.RevertRevision(bg, id, 1); return err },
+		"ModerateListing": func(id int64) error { return a.Admin.ModerateListing(bg, id, 1, "rejected", "spam") },
+		"ListReviews":     func(id int64) error { _, err := a.Admin.ListReviews(bg, id, 0, p); return err },
+		"HideReview":      func(id int64) error { return a.Admin.HideReview(bg, id, 1, "spam") },
+		"BanUser":         func(id int64) error { return a.Admin.BanUser(bg, id, 3, "spam") },
+		"ListAccounts":    func(id int64) error { _, err := a.Admin.ListAccounts(bg, id, "", p); return err },
+		"LaunchWeeks":     func(id int64) error { _, err := a.Admin.LaunchWeeks(bg, id, 4); return err },
+		"SetWeekCapacity": func(id int64) error { return a.Admin.SetWeekCapacity(bg, id, "2026-12-14", 3) },
+		"MoveListingWeek": func(id int64) error { _, err := a.Admin.MoveListingWeek(bg, id, 5, "2026-12-21"); return err },
+		"FreeQueue":       func(id int64) error { _, err := a.Admin.FreeQueue(bg, id, p); return err },
+		"AdminSetPrice":   func(id int64) error { return a.Admin.AdminSetPrice(bg, id, "launch", 100, nil) },
 		"AdminCreatePromo": func(id int64) error {
-			return a.AdminCreatePromo(bg, id, app.PromoCode{Code: "X", Kind: "percent", Value: 5})
+			return a.Admin.AdminCreatePromo(bg, id, commerce.PromoCode{Code: "X", Kind: "percent", Value: 5})
 		},
-		"SetPromoPaused": func(id int64) error { return a.SetPromoPaused(bg, id, "X", true) },
-		"PromoCodes":     func(id int64) error { _, err := a.PromoCodes(bg, id); return err },
-		"AdminOrders":    func(id int64) error { _, err := a.AdminOrders(bg, id, "", p); return err },
-		"AdminRefund":    func(id int64) error { return a.AdminRefund(bg, id, "LD-2026-000001", "") },
+		"SetPromoPaused": func(id int64) error { return a.Admin.SetPromoPaused(bg, id, "X", true) },
+		"PromoCodes":     func(id int64) error { _, err := a.Admin.PromoCodes(bg, id); return err },
+		"AdminOrders":    func(id int64) error { _, err := a.Admin.AdminOrders(bg, id, "", p); return err },
+		"AdminRefund":    func(id int64) error { return a.Admin.AdminRefund(bg, id, "LD-2026-000001", "") },
 		"PreviewImport": func(id int64) error {
-			_, err := a.PreviewImport(bg, id, app.ImportRequest{Kind: "domain_rating", Source: "s", AsOf: "2026-11-01", CSV: []byte("slug,domain_rating\nquickbase,1\n")})
+			_, err := a.Admin.PreviewImport(bg, id, admin.ImportRequest{Kind: "domain_rating", Source: "s", AsOf: "2026-11-01", CSV: []byte("slug,domain_rating\nquickbase,1\n")})
 			return err
 		},
 		"ApplyImport": func(id int64) error {
-			_, err := a.ApplyImport(bg, id, app.ImportRequest{Kind: "domain_rating", Source: "s", AsOf: "2026-11-01", CSV: []byte("slug,domain_rating\nquickbase,1\n")})
+			_, err := a.Admin.ApplyImport(bg, id, admin.ImportRequest{Kind: "domain_rating", Source: "s", AsOf: "2026-11-01", CSV: []byte("slug,domain_rating\nquickbase,1\n")})
 			return err
 		},
-		"ListReports":   func(id int64) error { _, err := a.ListReports(bg, id, "", p); return err },
-		"DismissReport": func(id int64) error { return a.DismissReport(bg, id, 1) },
-		"ListOutbox":    func(id int64) error { _, err := a.ListOutbox(bg, id, "pending", p); return err },
-		"RetryOutbox":   func(id int64) error { return a.RetryOutbox(bg, id, 1) },
+		"ListReports":   func(id int64) error { _, err := a.Admin.ListReports(bg, id, "", p); return err },
+		"DismissReport": func(id int64) error { return a.Admin.DismissReport(bg, id, 1) },
+		"ListOutbox":    func(id int64) error { _, err := a.Admin.ListOutbox(bg, id, "pending", p); return err },
+		"RetryOutbox":   func(id int64) error { return a.Admin.RetryOutbox(bg, id, 1) },
 		"UpdateSettings": func(id int64) error {
-			return a.UpdateSettings(bg, id, app.SiteSettings{SiteName: "X", FreeQueueWeeks: 1, FreeWeeklyCapacity: 1})
+			return a.Admin.UpdateSettings(bg, id, admin.SiteSettings{SiteName: "X", FreeQueueWeeks: 1, FreeWeeklyCapacity: 1})
 		},
 	}
 	for name, call := range calls {
@@ -124,7 +127,7 @@ func TestAdminFunctionsAreNotFoundForNonAdmins(t *testing.T) {
 	if n := e.count(`SELECT count(*) FROM admin_audit`); n != 0 {
 		t.Fatalf("non-admin calls wrote %d audit rows", n)
 	}
-	if a.IsAdmin(bg, 1) || !a.IsAdmin(bg, e.admin) {
+	if a.Admin.IsAdmin(bg, 1) || !a.Admin.IsAdmin(bg, e.admin) {
 		t.Fatal("IsAdmin wrong")
 	}
 }
@@ -139,11 +142,11 @@ func TestAdminRevertsOwnerEditAndAPIShowsIt(t *testing.T) {
 	}
 	e.Do("PATCH", "/api/v1/me/listings/2", map[string]any{"fields": map[string]any{"tagline": "Other edit"}}, e.other...)
 
-	all, err := e.App.ListRevisions(bg, e.admin, 0, app.AdminPage{})
+	all, err := e.App.Admin.ListRevisions(bg, e.admin, 0, admin.AdminPage{})
 	if err != nil || all.Total != 2 || all.Items[0].ListingID != 2 {
 		t.Fatalf("all revisions (newest first): %+v %v", all, err)
 	}
-	revs, err := e.App.ListRevisions(bg, e.admin, 1, app.AdminPage{})
+	revs, err := e.App.Admin.ListRevisions(bg, e.admin, 1, admin.AdminPage{})
 	if err != nil || revs.Total != 1 {
 		t.Fatalf("listing 1 revisions: %+v %v", revs, err)
 	}
@@ -151,7 +154,7 @@ func TestAdminRevertsOwnerEditAndAPIShowsIt(t *testing.T) {
 	if !rev.Revertible || rev.UserEmail != "owner@example.com" || rev.ListingSlug != "quickbase" {
 		t.Fatalf("revision: %+v", rev)
 	}
-	fields := map[string]app.FieldChange{}
+	fields := map[string]admin.FieldChange{}
 	for _, c := range rev.Changes {
 		fields[c.Field] = c
 	}
@@ -165,7 +168,7 @@ func TestAdminRevertsOwnerEditAndAPIShowsIt(t *testing.T) {
 		t.Fatalf("edit not public: %v", got)
 	}
 
-	nr, err := e.App.RevertRevision(bg, e.admin, rev.ID)
+	nr, err := e.App.Admin.RevertRevision(bg, e.admin, rev.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,25 +186,25 @@ func TestAdminRevertsOwnerEditAndAPIShowsIt(t *testing.T) {
 	if s := e.Do("GET", "/api/v1/listings?q=Edited", nil).JSON(); s["total"] != float64(0) {
 		t.Fatalf("search still finds the reverted text: %v", s["total"])
 	}
-	audit, _ := e.App.ListAudit(bg, e.admin, app.AdminPage{})
+	audit, _ := e.App.Admin.ListAudit(bg, e.admin, admin.AdminPage{})
 	if audit.Total != 1 || audit.Items[0].Action != "revert_revision" || audit.Items[0].AdminEmail != "admin@example.com" ||
 		!strings.Contains(audit.Items[0].Before, "Edited by the owner") {
 		t.Fatalf("audit: %+v", audit)
 	}
 	// Reverting the revert puts the owner's edit back.
-	if _, err := e.App.RevertRevision(bg, e.admin, nr.ID); err != nil {
+	if _, err := e.App.Admin.RevertRevision(bg, e.admin, nr.ID); err != nil {
 		t.Fatal(err)
 	}
 	if got := e.Do("GET", "/api/v1/listings/quickbase", nil).JSON()["tagline"]; got != "Edited by the owner" {
 		t.Fatalf("revert of revert: %v", got)
 	}
-	_, err = e.App.RevertRevision(bg, e.admin, 9999)
+	_, err = e.App.Admin.RevertRevision(bg, e.admin, 9999)
 	wantCode(t, "unknown revision", err, ops.CodeNotFound)
-	_, err = e.App.ListRevisions(bg, e.admin, 0, app.AdminPage{Page: 1001})
+	_, err = e.App.Admin.ListRevisions(bg, e.admin, 0, admin.AdminPage{Page: 1001})
 	wantCode(t, "page 1001", err, ops.CodeInvalid)
-	_, err = e.App.ListRevisions(bg, e.admin, 0, app.AdminPage{PerPage: 101})
+	_, err = e.App.Admin.ListRevisions(bg, e.admin, 0, admin.AdminPage{PerPage: 101})
 	wantCode(t, "per_page 101", err, ops.CodeInvalid)
-	if p, err := e.App.ListRevisions(bg, e.admin, 0, app.AdminPage{Page: 1000, PerPage: 100}); err != nil || len(p.Items) != 0 {
+	if p, err := e.App.Admin.ListRevisions(bg, e.admin, 0, admin.AdminPage{Page: 1000, PerPage: 100}); err != nil || len(p.Items) != 0 {
 		t.Fatalf("page 1000: %v %v", p, err)
 	}
 }
@@ -224,12 +227,12 @@ func TestRevertStoryMilestoneAndUpdate(t *testing.T) {
 			t.Fatalf("%s %s: %d %s", req.method, req.path, r.Status, r.Body)
 		}
 	}
-	revs, _ := e.App.ListRevisions(bg, e.admin, 1, app.AdminPage{})
+	revs, _ := e.App.Admin.ListRevisions(bg, e.admin, 1, admin.AdminPage{})
 	if revs.Total != 3 {
 		t.Fatalf("revisions: %+v", revs)
 	}
 	for _, r := range revs.Items {
-		if _, err := e.App.RevertRevision(bg, e.admin, r.ID); err != nil {
+		if _, err := e.App.Admin.RevertRevision(bg, e.admin, r.ID); err != nil {
 			t.Fatalf("revert %s: %v", r.Entity, err)
 		}
 	}
@@ -243,26 +246,26 @@ func TestRevertStoryMilestoneAndUpdate(t *testing.T) {
 		t.Fatalf("update still there: %d", n)
 	}
 	// Reverting the same update twice: it is already gone.
-	_, err := e.App.RevertRevision(bg, e.admin, revs.Items[0].ID)
+	_, err := e.App.Admin.RevertRevision(bg, e.admin, revs.Items[0].ID)
 	wantCode(t, "second revert of a posted update", err, ops.CodeConflict)
 	// A status change cannot be reverted.
 	e.exec(`INSERT INTO revisions(entity, entity_id, listing_id, user_id, operation, before, after, created_at)
 		VALUES('listing_status', 6, 6, 1, 'choose_free_listing', '{"status":"draft"}', '{"status":"scheduled"}', '2026-11-18T00:00:00Z')`)
 	var id int64
 	e.DB.R.QueryRow(`SELECT max(id) FROM revisions`).Scan(&id)
-	_, err = e.App.RevertRevision(bg, e.admin, id)
+	_, err = e.App.Admin.RevertRevision(bg, e.admin, id)
 	wantCode(t, "status revert", err, ops.CodeInvalid)
 }
 
 func TestModerateListingWithReasonTheOwnerSees(t *testing.T) {
 	e := newAdminEnv(t)
-	wantCode(t, "bad status", e.App.ModerateListing(bg, e.admin, 2, "live", "x"), ops.CodeInvalid)
-	wantCode(t, "empty reason", e.App.ModerateListing(bg, e.admin, 2, "rejected", "  "), ops.CodeInvalid)
-	wantCode(t, "501 chars", e.App.ModerateListing(bg, e.admin, 2, "rejected", strings.Repeat("é", 501)), ops.CodeInvalid)
-	wantCode(t, "unknown listing", e.App.ModerateListing(bg, e.admin, 999, "rejected", "x"), ops.CodeNotFound)
+	wantCode(t, "bad status", e.App.Admin.ModerateListing(bg, e.admin, 2, "live", "x"), ops.CodeInvalid)
+	wantCode(t, "empty reason", e.App.Admin.ModerateListing(bg, e.admin, 2, "rejected", "  "), ops.CodeInvalid)
+	wantCode(t, "501 chars", e.App.Admin.ModerateListing(bg, e.admin, 2, "rejected", strings.Repeat("é", 501)), ops.CodeInvalid)
+	wantCode(t, "unknown listing", e.App.Admin.ModerateListing(bg, e.admin, 999, "rejected", "x"), ops.CodeNotFound)
 	liveBefore := e.count(`SELECT live_count FROM categories WHERE slug = 'seo'`)
 	reason := strings.Repeat("é", 499) + "!"
-	if err := e.App.ModerateListing(bg, e.admin, 2, "rejected", reason); err != nil {
+	if err := e.App.Admin.ModerateListing(bg, e.admin, 2, "rejected", reason); err != nil {
 		t.Fatal(err)
 	}
 	if r := e.Do("GET", "/api/v1/listings/rankrocket", nil); r.Status != 404 {
@@ -278,11 +281,11 @@ func TestModerateListingWithReasonTheOwnerSees(t *testing.T) {
 	if n := e.count(`SELECT count(*) FROM outbox WHERE to_addr = 'other@example.com' AND kind = 'listing_rejected' AND body LIKE '%' || ? || '%'`, reason); n != 1 {
 		t.Fatalf("owner email: %d", n)
 	}
-	wantCode(t, "again", e.App.ModerateListing(bg, e.admin, 2, "rejected", "x"), ops.CodeInvalid)
-	if err := e.App.ModerateListing(bg, e.admin, 2, "archived", "withdrawn"); err != nil {
+	wantCode(t, "again", e.App.Admin.ModerateListing(bg, e.admin, 2, "rejected", "x"), ops.CodeInvalid)
+	if err := e.App.Admin.ModerateListing(bg, e.admin, 2, "archived", "withdrawn"); err != nil {
 		t.Fatal(err)
 	}
-	a, _ := e.App.ListAudit(bg, e.admin, app.AdminPage{})
+	a, _ := e.App.Admin.ListAudit(bg, e.admin, admin.AdminPage{})
 	if a.Total != 2 || a.Items[0].Action != "moderate_listing" || !strings.Contains(a.Items[0].Before, "rejected") {
 		t.Fatalf("audit: %+v", a.Items)
 	}
@@ -296,16 +299,16 @@ func TestHideReviewAndBanAccount(t *testing.T) {
 		return e.Do("GET", "/api/v1/listings/quickbase", nil).JSON()["community_rating"].(map[string]any)["count"].(float64)
 	}
 	n0 := rating()
-	wantCode(t, "no reason", e.App.HideReview(bg, e.admin, 50, ""), ops.CodeInvalid)
-	wantCode(t, "unknown", e.App.HideReview(bg, e.admin, 51, "x"), ops.CodeNotFound)
-	if err := e.App.HideReview(bg, e.admin, 50, "fake"); err != nil {
+	wantCode(t, "no reason", e.App.Admin.HideReview(bg, e.admin, 50, ""), ops.CodeInvalid)
+	wantCode(t, "unknown", e.App.Admin.HideReview(bg, e.admin, 51, "x"), ops.CodeNotFound)
+	if err := e.App.Admin.HideReview(bg, e.admin, 50, "fake"); err != nil {
 		t.Fatal(err)
 	}
 	if rating() != n0-1 {
 		t.Fatalf("rating count %v, want %v", rating(), n0-1)
 	}
-	wantCode(t, "hide twice", e.App.HideReview(bg, e.admin, 50, "x"), ops.CodeInvalid)
-	rv, _ := e.App.ListReviews(bg, e.admin, 1, app.AdminPage{})
+	wantCode(t, "hide twice", e.App.Admin.HideReview(bg, e.admin, 50, "x"), ops.CodeInvalid)
+	rv, _ := e.App.Admin.ListReviews(bg, e.admin, 1, admin.AdminPage{})
 	if rv.Total != 4 || rv.Items[0].ID != 50 || rv.Items[0].HiddenReason != "fake" || rv.Items[0].Genuine {
 		t.Fatalf("reviews: %+v", rv)
 	}
@@ -318,23 +321,23 @@ func TestHideReviewAndBanAccount(t *testing.T) {
 		return e.count(`SELECT votes FROM listings WHERE id = 1`), e.count(`SELECT votes FROM weekly_votes WHERE week = '2026-11-16' AND listing_id = 1`)
 	}
 	v0, w0 := votes()
-	wantCode(t, "ban admin", e.App.BanUser(bg, e.admin, e.admin, "x"), ops.CodeInvalid)
-	wantCode(t, "ban unknown", e.App.BanUser(bg, e.admin, 999, "x"), ops.CodeNotFound)
-	if err := e.App.BanUser(bg, e.admin, 3, "vote ring"); err != nil {
+	wantCode(t, "ban admin", e.App.Admin.BanUser(bg, e.admin, e.admin, "x"), ops.CodeInvalid)
+	wantCode(t, "ban unknown", e.App.Admin.BanUser(bg, e.admin, 999, "x"), ops.CodeNotFound)
+	if err := e.App.Admin.BanUser(bg, e.admin, 3, "vote ring"); err != nil {
 		t.Fatal(err)
 	}
 	if v, w := votes(); v != v0-1 || w != w0-1 {
 		t.Fatalf("votes after ban: %d/%d, want %d/%d", v, w, v0-1, w0-1)
 	}
-	if !e.App.IsBanned(bg, 3) || e.App.IsBanned(bg, 2) {
+	if !e.App.Admin.IsBanned(bg, 3) || e.App.Admin.IsBanned(bg, 2) {
 		t.Fatal("IsBanned")
 	}
-	wantCode(t, "ban twice", e.App.BanUser(bg, e.admin, 3, "x"), ops.CodeInvalid)
-	acc, _ := e.App.ListAccounts(bg, e.admin, "fan@", app.AdminPage{})
+	wantCode(t, "ban twice", e.App.Admin.BanUser(bg, e.admin, 3, "x"), ops.CodeInvalid)
+	acc, _ := e.App.Admin.ListAccounts(bg, e.admin, "fan@", admin.AdminPage{})
 	if acc.Total != 1 || acc.Items[0].BanReason != "vote ring" {
 		t.Fatalf("accounts: %+v", acc)
 	}
-	if acc, _ := e.App.ListAccounts(bg, e.admin, "%", app.AdminPage{}); acc.Total != 0 {
+	if acc, _ := e.App.Admin.ListAccounts(bg, e.admin, "%", admin.AdminPage{}); acc.Total != 0 {
 		t.Fatalf("%% is matched literally: %+v", acc)
 	}
 }
@@ -342,53 +345,53 @@ func TestHideReviewAndBanAccount(t *testing.T) {
 func TestLaunchWeeksCapacityMoveAndQueue(t *testing.T) {
 	e := newAdminEnv(t)
 	for _, bad := range []string{"2026-12-15", "2026-11-09", "14-12-2026", "2036-12-15"} {
-		wantCode(t, "week "+bad, e.App.SetWeekCapacity(bg, e.admin, bad, 1), ops.CodeInvalid)
+		wantCode(t, "week "+bad, e.App.Admin.SetWeekCapacity(bg, e.admin, bad, 1), ops.CodeInvalid)
 	}
-	wantCode(t, "capacity 1001", e.App.SetWeekCapacity(bg, e.admin, "2026-12-14", 1001), ops.CodeInvalid)
+	wantCode(t, "capacity 1001", e.App.Admin.SetWeekCapacity(bg, e.admin, "2026-12-14", 1001), ops.CodeInvalid)
 	// This week (2026-11-16) is allowed; free_queue_weeks = 4 puts the first free week at 2026-12-14.
-	if err := e.App.SetWeekCapacity(bg, e.admin, "2026-11-16", 1000); err != nil {
+	if err := e.App.Admin.SetWeekCapacity(bg, e.admin, "2026-11-16", 1000); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.App.SetWeekCapacity(bg, e.admin, "2026-12-14", 0); err != nil {
+	if err := e.App.Admin.SetWeekCapacity(bg, e.admin, "2026-12-14", 0); err != nil {
 		t.Fatal(err)
 	}
-	weeks, err := e.App.LaunchWeeks(bg, e.admin, 6)
+	weeks, err := e.App.Admin.LaunchWeeks(bg, e.admin, 6)
 	if err != nil || len(weeks) != 6 || weeks[0].Week != "2026-11-16" || weeks[0].FreeCapacity != 1000 || !weeks[4].Overridden ||
 		weeks[4].FreeCapacity != 0 || weeks[4].FreeBooked != 1 || weeks[1].FreeCapacity != 2 {
 		t.Fatalf("weeks: %+v %v", weeks, err)
 	}
-	_, err = e.App.LaunchWeeks(bg, e.admin, 53)
+	_, err = e.App.Admin.LaunchWeeks(bg, e.admin, 53)
 	wantCode(t, "53 weeks", err, ops.CodeInvalid)
 
 	// The free queue orders by week: listing 5 (2026-12-14) first.
 	e.exec(`UPDATE listings SET status = 'scheduled', launch_week = '2026-12-28', plan = 'free' WHERE id = 6`)
-	q, err := e.App.FreeQueue(bg, e.admin, app.AdminPage{})
+	q, err := e.App.Admin.FreeQueue(bg, e.admin, admin.AdminPage{})
 	if err != nil || q.Total != 2 || q.Items[0].ListingID != 5 || q.Items[1].ListingID != 6 || q.Items[1].Position != 2 {
 		t.Fatalf("queue: %+v %v", q, err)
 	}
 	// Move 6 before 5.
-	plan, err := e.App.MoveListingWeek(bg, e.admin, 6, "2026-12-07")
+	plan, err := e.App.Admin.MoveListingWeek(bg, e.admin, 6, "2026-12-07")
 	if err != nil || plan.Week != "2026-12-07" || plan.FreeBooked != 1 {
 		t.Fatalf("move: %+v %v", plan, err)
 	}
-	q, _ = e.App.FreeQueue(bg, e.admin, app.AdminPage{})
+	q, _ = e.App.Admin.FreeQueue(bg, e.admin, admin.AdminPage{})
 	if q.Items[0].ListingID != 6 {
 		t.Fatalf("queue after move: %+v", q.Items)
 	}
 	if pub := e.Do("GET", "/api/v1/launches/weeks/2026-12-07", nil); pub.Status != 200 || !strings.Contains(string(pub.Body), "secretdraft") {
 		t.Fatalf("week page: %d %s", pub.Status, pub.Body)
 	}
-	_, err = e.App.MoveListingWeek(bg, e.admin, 1, "2026-12-07")
+	_, err = e.App.Admin.MoveListingWeek(bg, e.admin, 1, "2026-12-07")
 	wantCode(t, "move live", err, ops.CodeInvalid)
-	_, err = e.App.MoveListingWeek(bg, e.admin, 6, "2026-12-07")
+	_, err = e.App.Admin.MoveListingWeek(bg, e.admin, 6, "2026-12-07")
 	wantCode(t, "same week", err, ops.CodeInvalid)
-	_, err = e.App.MoveListingWeek(bg, e.admin, 999, "2026-12-07")
+	_, err = e.App.Admin.MoveListingWeek(bg, e.admin, 999, "2026-12-07")
 	wantCode(t, "unknown listing", err, ops.CodeNotFound)
 	// Removing the override: the week takes the default again.
-	if err := e.App.SetWeekCapacity(bg, e.admin, "2026-12-14", -1); err != nil {
+	if err := e.App.Admin.SetWeekCapacity(bg, e.admin, "2026-12-14", -1); err != nil {
 		t.Fatal(err)
 	}
-	weeks, _ = e.App.LaunchWeeks(bg, e.admin, 5)
+	weeks, _ = e.App.Admin.LaunchWeeks(bg, e.admin, 5)
 	if weeks[4].Overridden || weeks[4].FreeCapacity != 2 {
 		t.Fatalf("override removed: %+v", weeks[4])
 	}
@@ -404,13 +407,13 @@ func (w backlinkWeb) FetchHTML(_ context.Context, url string) (string, error) {
 // choose_free_listing skips a week whose own capacity is full.
 func TestFreeListingSkipsAFullWeek(t *testing.T) {
 	e := apitest.New(t, apitest.Options{Fixture: true, Setup: func(a *app.App) {
-		a.SetExternals(app.Externals{Fetcher: backlinkWeb{a}})
+		a.SetExternals(kernel.Externals{Fetcher: backlinkWeb{a}})
 	}})
-	u, _ := e.App.CreateUser(bg, "admin@example.com", "", "")
-	e.App.SetAdmin(bg, "admin@example.com", true)
+	u, _ := e.App.People.CreateUser(bg, "admin@example.com", "", "")
+	e.App.Admin.SetAdmin(bg, "admin@example.com", true)
 	owner := apitest.Bearer(e.APIKey("owner@example.com"))
 	// Listing 5 already holds the first free week (2026-12-14); capacity 1 fills it.
-	if err := e.App.SetWeekCapacity(bg, u.ID, "2026-12-14", 1); err != nil {
+	if err := e.App.Admin.SetWeekCapacity(bg, u.ID, "2026-12-14", 1); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.DB.W.Exec(`UPDATE listings SET status = 'draft', plan = 'none', launch_week = NULL WHERE id = 3`); err != nil {

@@ -1,119 +1,116 @@
-// Package app holds the business rules and the one operations table. REST
-// (routes) and MCP (mcp) are thin doors generated from that table, so both
-// behave the same.
+// Package app composes the business layer: one Service per domain over
+// one shared kernel, the operations table built from each domain's own
+// operations, and the background jobs. The doors (routes, mcp, oauth, site)
+// hold an *App and call the domain that owns a rule: a.People.SignIn,
+// a.Commerce.ConfirmPayment, a.Admin.BanUser.
+//
+// The layers; a package imports only packages listed below it (the arrows
+// name the domains it uses), checked by TestImportsOnlyGoDown:
+//
+//	app        composition: the operations table, the background jobs
+//	admin      the site team's work            → commerce, owning, people
+//	drafting   submit by URL, drafts           → owning (and crawl)
+//	owning     an owner's listing, claims      → people
+//	commerce   products, orders, VAT, promos
+//	people     accounts, sessions, votes, follows, reviews
+//	catalog    public reads, weeks, boards, awards, badges
+//	kernel     Kernel, paging, errors, settings, outbox, idempotency, jobs
+//	db, ops    storage; the operation machinery (below the business layer)
 package app
 
 import (
 	"context"
 	"log/slog"
-	"sync"
 	"time"
 
+	"launchdir/app/admin"
+	"launchdir/app/catalog"
+	"launchdir/app/commerce"
+	"launchdir/app/drafting"
+	"launchdir/app/kernel"
+	"launchdir/app/owning"
+	"launchdir/app/people"
 	"launchdir/db"
 	"launchdir/ops"
 )
 
-// Version is the binary's version, also the OpenAPI interface version.
-const Version = "1.0.0"
-
-// Config is what the business layer needs to know about its deployment.
-type Config struct {
-	BaseURL  string // public origin, no trailing slash
-	SiteName string
-	SiteKey  string // this directory's key in a network of sites
-	// VoteMinAccountAge: votes of younger accounts are stored but not
-	// counted (0 means the default, 24 h; negative means no minimum).
-	VoteMinAccountAge time.Duration
-}
-
-// App is the business layer.
+// App is the business layer as the doors see it.
 type App struct {
-	DB    *db.DB
-	Cfg   Config
-	Log   *slog.Logger
-	Now   func() time.Time
+	*kernel.Kernel
 	Table *ops.Table
 	Exec  *ops.Executor
-	// OAuthTokens resolves OAuth access tokens (set by the OAuth server).
-	OAuthTokens TokenResolver
 
-	extraJobs []Job
-	ext       Externals
-	drafts    *draftPipeline
-	orders    *orderRuntime
-	people    *peopleRuntime
-	// keyTouched: the minute (Unix time / 60) each API key's last use was
-	// last recorded (touchAPIKey).
-	keyTouched sync.Map
+	Catalog  *catalog.Service
+	People   *people.Service
+	Owning   *owning.Service
+	Drafting *drafting.Service
+	Commerce *commerce.Service
+	Admin    *admin.Service
+
+	extraJobs []kernel.Job
 }
 
-// New builds the app and its operations table.
-func New(d *db.DB, cfg Config, log *slog.Logger) (*App, error) {
-	if cfg.SiteName == "" {
-		cfg.SiteName = "launchdir"
-	}
-	if cfg.SiteKey == "" {
-		cfg.SiteKey = "main"
-	}
-	a := &App{DB: d, Cfg: cfg, Log: log, Now: time.Now, orders: &orderRuntime{promoFails: map[int64][]time.Time{}},
-		people: newPeopleRuntime()}
+// New builds every domain and the operations table.
+func New(d *db.DB, cfg kernel.Config, log *slog.Logger) (*App, error) {
+	k := kernel.New(d, cfg, log)
+	a := &App{Kernel: k}
+	a.Catalog = catalog.New(k)
+	a.People = people.New(k)
+	a.Owning = owning.New(k, a.People)
+	a.Drafting = drafting.New(k, a.Owning)
+	a.Commerce = commerce.New(k)
+	a.Admin = admin.New(k, a.Commerce)
 	t, err := ops.NewTable(a.operations())
 	if err != nil {
 		return nil, err
 	}
 	a.Table = t
-	a.Exec = &ops.Executor{Table: t, Idem: &idemStore{a: a}, Log: log}
-	a.SetExternals(Externals{})
+	a.Exec = &ops.Executor{Table: t, Idem: kernel.NewIdemStore(k), Log: log}
 	return a, nil
 }
 
-// APIURL is the REST base.
-func (a *App) APIURL() string { return a.Cfg.BaseURL + "/api/v1" }
-
-// MCPURL is the MCP endpoint.
-func (a *App) MCPURL() string { return a.Cfg.BaseURL + "/mcp" }
-
-// Page is the paginated body used everywhere.
-type Page[T any] struct {
-	Items   []T `json:"items"`
-	Page    int `json:"page"`
-	PerPage int `json:"per_page"`
-	Total   int `json:"total" doc:"How many items match. Exact unless total_is_estimate is true."`
-	// TotalIsEstimate is true when more items match than a list counts
-	// (10,000; searches, leaderboards and the founders list): Total is then a lower bound
-	// or an estimate, not exact.
-	TotalIsEstimate bool `json:"total_is_estimate,omitempty" doc:"Present, and true, when more than 10,000 items match a listing search, a leaderboard or the founders list: no request waits for a full count, so total is then an estimate (a one-word search: the documents the full-text index holds for the word, scaled by the share of live listings) or 10,000, meaning 10,000 or more."`
-}
-
-func page[T any](in *ops.Input, items []T, total int) Page[T] {
-	p, pp := in.Page()
-	if items == nil {
-		items = []T{}
+// operations is THE table: every operation of the service, defined once
+// by the domain that owns it. REST routes, the OpenAPI document and the MCP
+// tools are generated from it, in this order.
+func (a *App) operations() []*ops.Operation {
+	var list []*ops.Operation
+	for _, domain := range [][]*ops.Operation{
+		a.Catalog.Operations(),  // public reads
+		a.People.Operations(),   // the signed-in account
+		a.Drafting.Operations(), // submit by URL and drafts
+		a.Owning.Operations(),   // my listings, owner content, free launch, claims
+		a.Commerce.Operations(), // products and orders
+	} {
+		list = append(list, domain...)
 	}
-	return Page[T]{Items: items, Page: p, PerPage: pp, Total: total}
+	return list
 }
 
-// offset returns the SQL offset and limit of the input's page.
-func offset(in *ops.Input) (int, int) {
-	p, pp := in.Page()
-	return (p - 1) * pp, pp
-}
-
-// notFound maps sql.ErrNoRows to a 404 naming what was missing.
-func notFound(err error, what string) error {
-	if db.IsNoRows(err) {
-		return ops.NotFound(what)
+// jobs are the periodic tasks of every domain.
+func (a *App) jobs() []kernel.Job {
+	list := []kernel.Job{
+		{Name: "launch scheduler", Every: time.Minute, Run: a.Catalog.GoLiveDue},
+		{Name: "idempotency purge", Every: time.Hour, Run: a.PurgeIdempotency},
+		{Name: "outbox delivery", Every: 15 * time.Second, Run: a.DeliverOutbox},
+		{Name: "planner statistics", Every: time.Hour, Run: a.DB.Optimize},
+		{Name: "draft sweep", Every: time.Minute, Run: a.Drafting.SweepDrafts},
+		{Name: "launch awards", Every: time.Hour, Run: a.Catalog.AwardWeeks},
+		// 23 s of batched writes at 1M listings: not in the first minutes.
+		{Name: "trending decay", Every: time.Hour, After: 5 * time.Minute, Run: a.Catalog.RefreshTrending},
+		{Name: "session purge", Every: time.Hour, Run: a.People.PurgeSessions},
 	}
-	return err
+	list = append(list, a.Commerce.Jobs()...)
+	return append(list, a.extraJobs...)
 }
 
-func (a *App) today() string { return a.Now().UTC().Format(dateLayout) }
+// AddJob registers another periodic task (the OAuth server's purge).
+func (a *App) AddJob(j kernel.Job) { a.extraJobs = append(a.extraJobs, j) }
 
-// setting reads one setting with a fallback.
-func (a *App) setting(ctx context.Context, key, def string) string {
-	var v string
-	if err := a.DB.R.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, key).Scan(&v); err != nil {
-		return def
-	}
-	return v
+// RunBackground runs the draft workers and every job (once at start, then
+// on its interval) until ctx ends.
+func (a *App) RunBackground(ctx context.Context) {
+	done := make(chan struct{})
+	go func() { a.Drafting.RunWorkers(ctx); close(done) }()
+	kernel.RunJobs(ctx, a.Log, a.jobs())
+	<-done
 }

@@ -12,11 +12,12 @@ import (
 
 	"launchdir/apitest"
 	"launchdir/app"
+	"launchdir/app/commerce"
 )
 
 func TestEUVATTable(t *testing.T) {
 	members := "AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE"
-	rates := app.EUVATRates()
+	rates := commerce.EUVATRates()
 	var got []string
 	for c := range rates {
 		got = append(got, c)
@@ -32,13 +33,13 @@ func TestEUVATTable(t *testing.T) {
 			t.Errorf("%s: %d basis points, want %d", c, rates[c], bp)
 		}
 	}
-	if app.VATRatesAsOf == "" {
+	if commerce.VATRatesAsOf == "" {
 		t.Error("the table has no date")
 	}
 }
 
 func TestFormatValidator(t *testing.T) {
-	v := app.FormatValidator{}
+	v := commerce.FormatValidator{}
 	for _, c := range []struct {
 		country, number string
 		valid           bool
@@ -90,7 +91,7 @@ func TestVIESValidator(t *testing.T) {
 		}
 		return 200, `{"valid":false}`
 	})
-	v := &app.VIESValidator{URL: srv.URL}
+	v := &commerce.VIESValidator{URL: srv.URL}
 	ctx := context.Background()
 	chk, err := v.Validate(ctx, "GR", "123456789")
 	if err != nil || !chk.Valid || chk.Source != "vies" || chk.Name != "ACME AE" {
@@ -124,7 +125,7 @@ func TestQuoteWithVIES(t *testing.T) {
 		}
 		return 200, `{"valid":false}`
 	})
-	e := apitest.New(t, apitest.Options{Fixture: true, Setup: func(a *app.App) { a.SetVATValidator(&app.VIESValidator{URL: srv.URL}) }})
+	e := apitest.New(t, apitest.Options{Fixture: true, Setup: func(a *app.App) { a.Commerce.SetVATValidator(&commerce.VIESValidator{URL: srv.URL}) }})
 	owner := apitest.Bearer(e.APIKey("owner@example.com"))
 	body := func(vat string) map[string]any {
 		return map[string]any{"items": []any{map[string]any{"product": "ai_review", "listing_id": 1}}, "billing_country": "DE", "vat_number": vat}

@@ -35,7 +35,7 @@ func TestRefreshTrendingDecays(t *testing.T) {
 	vote(3, "f", 63*day, true)
 	// Listing 4: one vote just inside the 8-week window.
 	vote(4, "g", 56*day-time.Hour, true)
-	if err := e.App.RefreshTrending(context.Background()); err != nil {
+	if err := e.App.Catalog.RefreshTrending(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	score := func(id int) float64 {
@@ -58,7 +58,7 @@ func TestRefreshTrendingDecays(t *testing.T) {
 	}
 	// A week later listing 2's fresh votes have aged too.
 	e.at(now.Add(7 * day))
-	if err := e.App.RefreshTrending(context.Background()); err != nil {
+	if err := e.App.Catalog.RefreshTrending(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	want := round(math.Exp(-(1.0/24)/7) + math.Exp(-3.0/7) + math.Exp(-1) + math.Exp(-2))

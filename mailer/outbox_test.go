@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"launchdir/apitest"
-	"launchdir/app"
+	"launchdir/app/kernel"
 )
 
 // A follower email goes from post_listing_update through the outbox to a
@@ -20,13 +20,13 @@ func TestOutboxDeliversFollowerEmail(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := apitest.New(t, apitest.Options{Fixture: true})
-	e.App.SetExternals(app.Externals{Mailer: m})
+	e.App.SetExternals(kernel.Externals{Mailer: m})
 	ctx := context.Background()
-	u, err := e.App.EnsureUser(ctx, "follower@example.com", "Fay")
+	u, err := e.App.People.EnsureUser(ctx, "follower@example.com", "Fay")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.App.ToggleFollow(ctx, u.ID, "quickbase"); err != nil {
+	if _, err := e.App.People.ToggleFollow(ctx, u.ID, "quickbase"); err != nil {
 		t.Fatal(err)
 	}
 	r := e.Do("POST", "/api/v1/me/listings/1/updates", map[string]any{"title": "Größer und schneller", "body": "v3 ist da."},
@@ -54,7 +54,7 @@ func TestOutboxDeliversFollowerEmail(t *testing.T) {
 	}
 	// The link in the header works.
 	token := strings.TrimSuffix(unsub[strings.LastIndex(unsub, "/")+1:], ">")
-	if err := e.App.Unsubscribe(ctx, token); err != nil {
+	if err := e.App.People.Unsubscribe(ctx, token); err != nil {
 		t.Fatal(err)
 	}
 }

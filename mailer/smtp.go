@@ -11,13 +11,12 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"launchdir/app/kernel"
 	"net/mail"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
-
-	"launchdir/app"
 
 	gomail "github.com/wneessen/go-mail"
 )
@@ -59,11 +58,11 @@ func New(raw string) (*SMTP, error) {
 
 // Send delivers one plain-text message.
 func (s *SMTP) Send(ctx context.Context, to, subject, body string) error {
-	return s.SendEmail(ctx, app.Email{To: to, Subject: subject, Text: body})
+	return s.SendEmail(ctx, kernel.Email{To: to, Subject: subject, Text: body})
 }
 
 // SendEmail delivers one message with its text and HTML parts.
-func (s *SMTP) SendEmail(ctx context.Context, e app.Email) error {
+func (s *SMTP) SendEmail(ctx context.Context, e kernel.Email) error {
 	m, err := s.Message(e)
 	if err != nil {
 		return err
@@ -91,7 +90,7 @@ func (s *SMTP) SendEmail(ctx context.Context, e app.Email) error {
 
 // Message builds the MIME message of an email (exported for tests and
 // previews).
-func (s *SMTP) Message(e app.Email) (*gomail.Msg, error) {
+func (s *SMTP) Message(e kernel.Email) (*gomail.Msg, error) {
 	if strings.ContainsAny(e.To+e.Subject, "\r\n") {
 		return nil, errors.New("header injection refused")
 	}

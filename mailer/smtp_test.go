@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"launchdir/app"
+	"launchdir/app/kernel"
 )
 
 // fakeSMTP speaks just enough SMTP to receive one message.
@@ -89,7 +89,7 @@ func TestSMTPSendEmailParts(t *testing.T) {
 	addr, got := fakeSMTP(t)
 	m, _ := New("smtp://" + addr + "?from=hello@launchdir.test")
 	long := strings.Repeat("Grüße aus Köln ", 10)
-	e := app.Email{Kind: "follower_update", To: "f@example.com", Subject: "QuickBase: v3 ist da", Text: long + "\nhttps://x.test/unsubscribe/abc",
+	e := kernel.Email{Kind: "follower_update", To: "f@example.com", Subject: "QuickBase: v3 ist da", Text: long + "\nhttps://x.test/unsubscribe/abc",
 		HTML: "<p>" + long + "</p>", Headers: map[string]string{"List-Unsubscribe": "<https://x.test/unsubscribe/abc>",
 			"List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}}
 	if err := m.SendEmail(context.Background(), e); err != nil {
@@ -142,7 +142,7 @@ func TestSMTPURLAndInjection(t *testing.T) {
 	if err := m.Send(context.Background(), "a@b.c\r\nBcc: x@y.z", "s", "b"); err == nil || !strings.Contains(err.Error(), "injection") {
 		t.Errorf("header injection: %v", err)
 	}
-	if err := m.SendEmail(context.Background(), app.Email{To: "a@b.c", Subject: "s", Text: "b",
+	if err := m.SendEmail(context.Background(), kernel.Email{To: "a@b.c", Subject: "s", Text: "b",
 		Headers: map[string]string{"List-Unsubscribe": "<x>\r\nBcc: x@y.z"}}); err == nil || !strings.Contains(err.Error(), "injection") {
 		t.Errorf("header injection in extra headers: %v", err)
 	}

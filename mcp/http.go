@@ -71,7 +71,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeRPCError(w, status, firstID(msgs), codeInvalidRequest, err.Error(), nil)
 		return
 	}
-	p, err := h.app.Authenticate(r.Context(), r.Header.Get("Authorization"))
+	p, err := h.app.People.Authenticate(r.Context(), r.Header.Get("Authorization"))
 	if err != nil {
 		e := ops.AsError(err)
 		if e.Code != ops.CodeUnauthorized {

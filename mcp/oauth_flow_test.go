@@ -148,7 +148,7 @@ func TestOAuthFlowSignedInTools(t *testing.T) {
 		email    = "oauth-founder@example.com"
 		password = "correct horse battery staple"
 	)
-	if _, err := e.App.CreateUser(context.Background(), email, "OAuth Founder", password); err != nil {
+	if _, err := e.App.People.CreateUser(context.Background(), email, "OAuth Founder", password); err != nil {
 		t.Fatal(err)
 	}
 	resource := e.URL + "/mcp"

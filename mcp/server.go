@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"launchdir/app"
+	"launchdir/app/kernel"
 	"launchdir/ops"
 	"launchdir/routes"
 
@@ -228,7 +229,7 @@ func (h *Handler) newServer(sel selection) *sdk.Server {
 	a := h.app
 	ttl := int(h.opts.ListTTL / time.Millisecond)
 	s := sdk.NewServer(&sdk.Implementation{
-		Name: "launchdir", Title: a.Cfg.SiteName, Version: app.Version, WebsiteURL: a.Cfg.BaseURL,
+		Name: "launchdir", Title: a.Cfg.SiteName, Version: kernel.Version, WebsiteURL: a.Cfg.BaseURL,
 	}, &sdk.ServerOptions{
 		Instructions:              h.instructions(sel),
 		Logger:                    h.opts.Logger,
@@ -512,7 +513,7 @@ func (h *Handler) principal(ctx context.Context, extra *sdk.RequestExtra) (*ops.
 	if extra == nil || extra.Header == nil {
 		return nil, nil
 	}
-	return h.app.Authenticate(ctx, extra.Header.Get("Authorization"))
+	return h.app.People.Authenticate(ctx, extra.Header.Get("Authorization"))
 }
 
 // sdkLogHandler keeps SDK records of warning level and above and logs them

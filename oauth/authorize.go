@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"launchdir/app"
+	"launchdir/app/kernel"
 	"launchdir/db"
 	"launchdir/ops"
 )
@@ -262,11 +262,11 @@ func (s *Server) authorizeDecision(w http.ResponseWriter, r *http.Request) {
 
 // issueCode stores a new single-use authorization code.
 func (s *Server) issueCode(ctx context.Context, req *authRequest, userID int64) (string, error) {
-	code := app.NewSecret(codePrefix)
+	code := kernel.NewSecret(codePrefix)
 	now := s.now()
 	_, err := s.App.DB.W.ExecContext(ctx, `INSERT INTO oauth_codes(hash, client_id, user_id, redirect_uri, redirect_given, scope,
 		resource, code_challenge, created_at, expires_at) VALUES(?,?,?,?,?,?,?,?,?,?)`,
-		app.HashSecret(code), req.Client.ID, userID, req.RedirectURI, req.RedirectGiven, strings.Join(req.Scopes, " "),
+		kernel.HashSecret(code), req.Client.ID, userID, req.RedirectURI, req.RedirectGiven, strings.Join(req.Scopes, " "),
 		req.Resource, req.Challenge, ts(now), ts(now.Add(codeTTL)))
 	return code, err
 }

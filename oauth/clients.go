@@ -19,7 +19,7 @@ import (
 	"time"
 	"unicode"
 
-	"launchdir/app"
+	"launchdir/app/kernel"
 	"launchdir/db"
 	"launchdir/ops"
 )
@@ -300,8 +300,8 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 	var secret string
 	var secretHash any
 	if !c.Public() {
-		secret = app.NewSecret(secretPrefix)
-		secretHash = app.HashSecret(secret)
+		secret = kernel.NewSecret(secretPrefix)
+		secretHash = kernel.HashSecret(secret)
 	}
 	now := s.now()
 	enc := func(v []string) string { b, _ := json.Marshal(v); return string(b) }
@@ -391,7 +391,7 @@ func (s *Server) authenticateClient(r *http.Request, form url.Values) (*Client, 
 		}
 		return c, nil
 	}
-	if secret == "" || subtle.ConstantTimeCompare([]byte(app.HashSecret(secret)), []byte(c.secretHash)) != 1 {
+	if secret == "" || subtle.ConstantTimeCompare([]byte(kernel.HashSecret(secret)), []byte(c.secretHash)) != 1 {
 		return nil, invalid
 	}
 	// Either secret transport is accepted whichever one was registered:

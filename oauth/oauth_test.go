@@ -44,7 +44,7 @@ func newEnv(t *testing.T, hc *http.Client) *env {
 
 func (v *env) user() {
 	v.t.Helper()
-	if _, err := v.e.App.CreateUser(context.Background(), testEmail, "Founder", testPassword); err != nil {
+	if _, err := v.e.App.People.CreateUser(context.Background(), testEmail, "Founder", testPassword); err != nil {
 		v.t.Fatal(err)
 	}
 }

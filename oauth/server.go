@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"launchdir/app"
+	"launchdir/app/kernel"
 	"launchdir/ops"
 	"launchdir/routes"
 )
@@ -100,8 +101,8 @@ func New(a *app.App, o Options) *Server {
 	if u, err := url.Parse(o.BaseURL); err == nil {
 		s.origin = strings.ToLower(u.Scheme + "://" + u.Host)
 	}
-	a.OAuthTokens = s.ResolveAccessToken
-	a.AddJob(app.Job{Name: "oauth purge", Every: time.Hour, Run: s.Purge})
+	a.People.OAuthTokens = s.ResolveAccessToken
+	a.AddJob(kernel.Job{Name: "oauth purge", Every: time.Hour, Run: s.Purge})
 	return s
 }
 

@@ -8,7 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"launchdir/app"
+	"launchdir/app/kernel"
+	"launchdir/app/people"
 	"launchdir/db"
 )
 
@@ -57,7 +58,7 @@ func (s *Server) sessionUser(r *http.Request) (*sessionUser, error) {
 	}
 	u := &sessionUser{}
 	err := s.App.DB.R.QueryRowContext(r.Context(), `SELECT u.id, u.email, u.name FROM oauth_sessions s JOIN users u ON u.id = s.user_id
-		WHERE s.hash = ? AND s.expires_at > ?`, app.HashSecret(v), ts(s.now())).Scan(&u.ID, &u.Email, &u.Name)
+		WHERE s.hash = ? AND s.expires_at > ?`, kernel.HashSecret(v), ts(s.now())).Scan(&u.ID, &u.Email, &u.Name)
 	if db.IsNoRows(err) {
 		return s.siteSessionUser(r)
 	}
@@ -77,7 +78,7 @@ func (s *Server) siteSessionUser(r *http.Request) (*sessionUser, error) {
 	if err != nil || c.Value == "" {
 		return nil, nil
 	}
-	p, err := s.App.SessionPerson(r.Context(), c.Value)
+	p, err := s.App.People.SessionPerson(r.Context(), c.Value)
 	if err != nil || p == nil {
 		return nil, err
 	}
@@ -92,39 +93,39 @@ func (s *Server) setSiteCookie(w http.ResponseWriter, value string, maxAge int) 
 // startSession signs the user in (here and on the site) and renews the
 // CSRF token.
 func (s *Server) startSession(w http.ResponseWriter, r *http.Request, userID int64) error {
-	v := app.NewSecret(sessionPrefix)
+	v := kernel.NewSecret(sessionPrefix)
 	now := s.now()
 	_, err := s.App.DB.W.ExecContext(r.Context(), `INSERT INTO oauth_sessions(hash, user_id, created_at, expires_at) VALUES(?,?,?,?)`,
-		app.HashSecret(v), userID, ts(now), ts(now.Add(sessionTTL)))
+		kernel.HashSecret(v), userID, ts(now), ts(now.Add(sessionTTL)))
 	if err != nil {
 		return err
 	}
 	if old := s.cookie(r, sessionCookie); old != "" {
-		s.App.DB.W.ExecContext(r.Context(), `DELETE FROM oauth_sessions WHERE hash = ?`, app.HashSecret(old))
+		s.App.DB.W.ExecContext(r.Context(), `DELETE FROM oauth_sessions WHERE hash = ?`, kernel.HashSecret(old))
 	}
 	s.setCookie(w, sessionCookie, v, int(sessionTTL/time.Second))
-	s.setCookie(w, csrfCookie, app.NewSecret(""), 0)
+	s.setCookie(w, csrfCookie, kernel.NewSecret(""), 0)
 	if c, err := r.Cookie(siteSessionCookie); err == nil {
-		s.App.SignOut(r.Context(), c.Value) // rotated
+		s.App.People.SignOut(r.Context(), c.Value) // rotated
 	}
-	site, err := s.App.StartSession(r.Context(), userID)
+	site, err := s.App.People.StartSession(r.Context(), userID)
 	if err != nil {
 		return err
 	}
-	s.setSiteCookie(w, site, int(app.SessionTTL/time.Second))
+	s.setSiteCookie(w, site, int(people.SessionTTL/time.Second))
 	return nil
 }
 
 // endSession signs out.
 func (s *Server) endSession(w http.ResponseWriter, r *http.Request) {
 	if v := s.cookie(r, sessionCookie); v != "" {
-		if _, err := s.App.DB.W.ExecContext(r.Context(), `DELETE FROM oauth_sessions WHERE hash = ?`, app.HashSecret(v)); err != nil {
+		if _, err := s.App.DB.W.ExecContext(r.Context(), `DELETE FROM oauth_sessions WHERE hash = ?`, kernel.HashSecret(v)); err != nil {
 			s.App.Log.Warn("oauth sign-out", "err", err)
 		}
 	}
 	s.setCookie(w, sessionCookie, "", -1)
 	if c, err := r.Cookie(siteSessionCookie); err == nil {
-		if err := s.App.SignOut(r.Context(), c.Value); err != nil {
+		if err := s.App.People.SignOut(r.Context(), c.Value); err != nil {
 			s.App.Log.Warn("oauth sign-out (site session)", "err", err)
 		}
 		s.setSiteCookie(w, "", -1)
@@ -138,7 +139,7 @@ func (s *Server) csrfToken(w http.ResponseWriter, r *http.Request) string {
 	if v := s.cookie(r, csrfCookie); len(v) >= 32 && len(v) <= 128 {
 		return v
 	}
-	v := app.NewSecret("")
+	v := kernel.NewSecret("")
 	s.setCookie(w, csrfCookie, v, 0)
 	return v
 }
@@ -151,10 +152,10 @@ func (s *Server) validCSRF(r *http.Request, token string) bool {
 // --- passwords ---
 
 // compareDummy spends a bcrypt comparison on a password of no account.
-func compareDummy(password string) { app.CompareDummyPassword(password) }
+func compareDummy(password string) { people.CompareDummyPassword(password) }
 
 // passwordMatches checks a stored hash (the same accounts as the site).
-func passwordMatches(hash, password string) bool { return app.PasswordMatches(hash, password) }
+func passwordMatches(hash, password string) bool { return people.PasswordMatches(hash, password) }
 
 // --- failed sign-in limiter ---
 

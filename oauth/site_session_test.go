@@ -19,7 +19,7 @@ func TestOAuthSharesSiteSessions(t *testing.T) {
 	_, challenge := pkce()
 	authURL := authorizeQuery(clientID, "", challenge)
 
-	site, _, err := v.e.App.SignIn(ctx, testEmail, testPassword, "10.9.0.1")
+	site, _, err := v.e.App.People.SignIn(ctx, testEmail, testPassword, "10.9.0.1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func TestOAuthSharesSiteSessions(t *testing.T) {
 	if r := v.get(b, authURL); r.status != 200 || !strings.Contains(r.body, "Allow access") {
 		t.Fatalf("signed in on the site, want consent: %d %s", r.status, r.body)
 	}
-	v.e.App.SignOut(ctx, site)
+	v.e.App.People.SignOut(ctx, site)
 	if r := v.get(b, authURL); !strings.Contains(r.body, `action="/oauth/signin"`) {
 		t.Fatal("a revoked site session still opened consent")
 	}
@@ -48,7 +48,7 @@ func TestOAuthSharesSiteSessions(t *testing.T) {
 			siteCookie = c.Value
 		}
 	}
-	if p, _ := v.e.App.SessionPerson(ctx, siteCookie); p == nil || p.Email != testEmail {
+	if p, _ := v.e.App.People.SessionPerson(ctx, siteCookie); p == nil || p.Email != testEmail {
 		t.Fatalf("no site session after the OAuth sign-in: %q %+v", siteCookie, p)
 	}
 	r = v.get(b, r.header.Get("Location"))
@@ -56,7 +56,7 @@ func TestOAuthSharesSiteSessions(t *testing.T) {
 	if r := v.post(b, "/oauth/authorize", url.Values{"csrf": {csrf}, "request": {request}, "action": {"switch"}}); r.status != http.StatusSeeOther {
 		t.Fatalf("switch: %d", r.status)
 	}
-	if p, _ := v.e.App.SessionPerson(ctx, siteCookie); p != nil {
+	if p, _ := v.e.App.People.SessionPerson(ctx, siteCookie); p != nil {
 		t.Fatal("switching account on the OAuth page left the site session signed in")
 	}
 }

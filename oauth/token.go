@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"launchdir/app"
+	"launchdir/app/kernel"
 	"launchdir/db"
 	"launchdir/ops"
 )
@@ -90,7 +90,7 @@ func (s *Server) exchangeCode(ctx context.Context, client *Client, form url.Valu
 	now := s.now()
 	err := s.App.DB.Tx(ctx, func(tx *sql.Tx) error {
 		var (
-			hash                                              = app.HashSecret(code)
+			hash                                              = kernel.HashSecret(code)
 			clientID, redirectURI, scope, resource, challenge string
 			expires                                           string
 			userID                                            int64
@@ -169,16 +169,16 @@ func pkceMatches(verifier, challenge string) bool {
 
 // issueTokens stores a new access token (and refresh token) of a grant.
 func (s *Server) issueTokens(ctx context.Context, tx *sql.Tx, grantID int64, accessScope, refreshScope string, withRefresh bool, now time.Time) (*tokenResponse, error) {
-	resp := &tokenResponse{AccessToken: app.NewSecret(accessPrefix), TokenType: "Bearer",
+	resp := &tokenResponse{AccessToken: kernel.NewSecret(accessPrefix), TokenType: "Bearer",
 		ExpiresIn: int64(s.Opts.AccessTTL / time.Second), Scope: accessScope}
 	insert := `INSERT INTO oauth_tokens(hash, kind, grant_id, scope, created_at, expires_at) VALUES(?,?,?,?,?,?)`
-	if _, err := tx.ExecContext(ctx, insert, app.HashSecret(resp.AccessToken), "access", grantID, accessScope,
+	if _, err := tx.ExecContext(ctx, insert, kernel.HashSecret(resp.AccessToken), "access", grantID, accessScope,
 		ts(now), ts(now.Add(s.Opts.AccessTTL))); err != nil {
 		return nil, err
 	}
 	if withRefresh {
-		resp.RefreshToken = app.NewSecret(refreshPrefix)
-		if _, err := tx.ExecContext(ctx, insert, app.HashSecret(resp.RefreshToken), "refresh", grantID, refreshScope,
+		resp.RefreshToken = kernel.NewSecret(refreshPrefix)
+		if _, err := tx.ExecContext(ctx, insert, kernel.HashSecret(resp.RefreshToken), "refresh", grantID, refreshScope,
 			ts(now), ts(now.Add(s.Opts.RefreshTTL))); err != nil {
 			return nil, err
 		}
@@ -235,7 +235,7 @@ func (s *Server) refresh(ctx context.Context, client *Client, form url.Values) (
 			rotated, revoked, grantRevoked     sql.NullString
 		)
 		err := tx.QueryRowContext(ctx, `SELECT t.id, t.scope, t.expires_at, t.rotated_at, t.revoked_at, g.id, g.client_id, g.revoked_at, g.resource
-			FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id WHERE t.hash = ? AND t.kind = 'refresh'`, app.HashSecret(rt)).
+			FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id WHERE t.hash = ? AND t.kind = 'refresh'`, kernel.HashSecret(rt)).
 			Scan(&tokenID, &scope, &expires, &rotated, &revoked, &grantID, &clientID, &grantRevoked, &resource)
 		if db.IsNoRows(err) {
 			fail = invalidGrant("the refresh token is not valid")
@@ -339,7 +339,7 @@ func (s *Server) revokeToken(ctx context.Context, client *Client, token string) 
 			kind, clientID   string
 		)
 		err := tx.QueryRowContext(ctx, `SELECT t.id, t.kind, g.id, g.client_id FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id
-			WHERE t.hash = ?`, app.HashSecret(token)).Scan(&tokenID, &kind, &grantID, &clientID)
+			WHERE t.hash = ?`, kernel.HashSecret(token)).Scan(&tokenID, &kind, &grantID, &clientID)
 		if db.IsNoRows(err) {
 			return nil
 		}
@@ -378,7 +378,7 @@ func (s *Server) ResolveAccessToken(ctx context.Context, token string) (*ops.Pri
 	)
 	err := s.App.DB.R.QueryRowContext(ctx, `SELECT g.id, u.id, u.email, t.scope, t.expires_at, t.revoked_at, g.revoked_at, g.resource
 		FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id JOIN users u ON u.id = g.user_id
-		WHERE t.hash = ? AND t.kind = 'access'`, app.HashSecret(token)).
+		WHERE t.hash = ? AND t.kind = 'access'`, kernel.HashSecret(token)).
 		Scan(&p.CredentialID, &p.UserID, &p.Email, &scope, &expires, &revoked, &grantRevoked, &res)
 	if db.IsNoRows(err) {
 		return nil, unauthorized

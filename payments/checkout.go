@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"launchdir/app"
+	"launchdir/app/commerce"
 	"launchdir/ops"
 	"launchdir/site/layout"
 
@@ -28,8 +29,8 @@ type TestProvider struct{ App *app.App }
 func (*TestProvider) Name() string { return "test" }
 
 // CreateSession points at the built-in page; nothing external is called.
-func (t *TestProvider) CreateSession(_ context.Context, o *app.Order) (string, string, error) {
-	return t.App.TestCheckoutURL(o.CheckoutToken), "test_" + o.Number, nil
+func (t *TestProvider) CreateSession(_ context.Context, o *commerce.Order) (string, string, error) {
+	return t.App.Commerce.TestCheckoutURL(o.CheckoutToken), "test_" + o.Number, nil
 }
 
 // PaymentMethods are the simulated choices on the test page.
@@ -65,7 +66,7 @@ func (c *CheckoutPage) csrfFor(token, cookie string) string {
 
 func (c *CheckoutPage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	token := httprouter.ParamsFromContext(r.Context()).ByName("token")
-	o, err := c.App.OrderByToken(r.Context(), token)
+	o, err := c.App.Commerce.OrderByToken(r.Context(), token)
 	if err != nil {
 		status := http.StatusNotFound
 		if e := ops.AsError(err); e.Code != ops.CodeNotFound {
@@ -115,7 +116,7 @@ func (c *CheckoutPage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c.render(w, http.StatusOK, d)
 }
 
-func (c *CheckoutPage) post(w http.ResponseWriter, r *http.Request, o *app.Order) {
+func (c *CheckoutPage) post(w http.ResponseWriter, r *http.Request, o *commerce.Order) {
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 	if err := r.ParseForm(); err != nil {
 		c.render(w, http.StatusBadRequest, pageData{Title: "Bad request", Error: "The form could not be read."})
@@ -144,7 +145,7 @@ func (c *CheckoutPage) post(w http.ResponseWriter, r *http.Request, o *app.Order
 			c.render(w, http.StatusBadRequest, c.withError(o, "The billing country changed: use “Update billing country” first, the VAT and total depend on it."))
 			return
 		}
-		err := c.App.SetOrderBilling(ctx, o.CheckoutToken, app.OrderBilling{Name: r.PostForm.Get("billing_name"),
+		err := c.App.Commerce.SetOrderBilling(ctx, o.CheckoutToken, commerce.OrderBilling{Name: r.PostForm.Get("billing_name"),
 			Email: r.PostForm.Get("billing_email"), Address: r.PostForm.Get("billing_address")})
 		if e := ops.AsError(err); err != nil && e.Code == ops.CodeInvalid {
 			c.render(w, http.StatusBadRequest, c.withError(o, fieldMessage(e)))
@@ -158,10 +159,10 @@ func (c *CheckoutPage) post(w http.ResponseWriter, r *http.Request, o *app.Order
 			c.render(w, http.StatusBadRequest, c.withError(o, "Choose a payment method."))
 			return
 		}
-		if _, err := c.App.ConfirmPayment(ctx, o.Number, "test", "test_"+method+"_"+o.Number); err != nil {
+		if _, err := c.App.Commerce.ConfirmPayment(ctx, o.Number, "test", "test_"+method+"_"+o.Number); err != nil {
 			e := ops.AsError(err)
 			status := e.Code.Status()
-			if o2, err2 := c.App.OrderByToken(ctx, o.CheckoutToken); err2 == nil {
+			if o2, err2 := c.App.Commerce.OrderByToken(ctx, o.CheckoutToken); err2 == nil {
 				o = o2
 			}
 			c.render(w, status, c.withError(o, e.Detail))
@@ -169,10 +170,10 @@ func (c *CheckoutPage) post(w http.ResponseWriter, r *http.Request, o *app.Order
 		}
 		result = "paid"
 	case "fail", "abandon":
-		change, note := c.App.FailPayment, "payment declined (test mode, "+method+")"
+		change, note := c.App.Commerce.FailPayment, "payment declined (test mode, "+method+")"
 		result = "failed"
 		if action == "abandon" {
-			change, note, result = c.App.CancelOrder, "abandoned at checkout", "canceled"
+			change, note, result = c.App.Commerce.CancelOrder, "abandoned at checkout", "canceled"
 		}
 		changed, err := change(ctx, o.Number, note)
 		if err != nil {
@@ -180,7 +181,7 @@ func (c *CheckoutPage) post(w http.ResponseWriter, r *http.Request, o *app.Order
 			return
 		}
 		if !changed { // paid or closed by a parallel request meanwhile
-			if o2, err := c.App.OrderByToken(ctx, o.CheckoutToken); err == nil {
+			if o2, err := c.App.Commerce.OrderByToken(ctx, o.CheckoutToken); err == nil {
 				o = o2
 			}
 			c.render(w, http.StatusConflict, c.withError(o, "This order is already "+o.Status+"; nothing was changed."))
@@ -214,8 +215,8 @@ func fieldMessage(e *ops.Error) string {
 // reprice changes the billing country and VAT number of a pending order:
 // the VAT is worked out again and the page shows the new total before any
 // payment.
-func (c *CheckoutPage) reprice(w http.ResponseWriter, r *http.Request, o *app.Order) {
-	o2, err := c.App.RepriceOrderVAT(r.Context(), o.CheckoutToken, r.PostForm.Get("billing_country"), r.PostForm.Get("vat_number"))
+func (c *CheckoutPage) reprice(w http.ResponseWriter, r *http.Request, o *commerce.Order) {
+	o2, err := c.App.Commerce.RepriceOrderVAT(r.Context(), o.CheckoutToken, r.PostForm.Get("billing_country"), r.PostForm.Get("vat_number"))
 	if err != nil {
 		e := ops.AsError(err)
 		status := e.Code.Status()
@@ -255,7 +256,7 @@ type pageData struct {
 	Error                                   string
 	Message                                 string
 	TestMode                                bool
-	Order                                   *app.Order
+	Order                                   *commerce.Order
 	Lines                                   []pageLine
 	Subtotal, Discount, Taxable, VAT, Total string
 	CSRF                                    string
@@ -265,7 +266,7 @@ type pageData struct {
 	Email                                   string
 	Countries                               []string
 	PaidOn                                  string // human date, e.g. 18 November 2026, 12:00 UTC
-	Listings                                []app.OrderListingLink
+	Listings                                []commerce.OrderListingLink
 	Home                                    string
 	FormCountry, FormVATNumber              string // what was typed into the billing country form
 }
@@ -278,7 +279,7 @@ func money(cents int64, cur string) string {
 	return fmt.Sprintf("%s%d.%02d %s", sign, cents/100, cents%100, cur)
 }
 
-func (c *CheckoutPage) data(o *app.Order) pageData {
+func (c *CheckoutPage) data(o *commerce.Order) pageData {
 	d := pageData{Title: "Checkout " + o.Number, Site: c.App.Cfg.SiteName, Order: o, TestMode: o.Provider == "test",
 		Methods: PaymentMethods, Email: o.UserEmail,
 		Subtotal: money(o.SubtotalCents, o.Currency), Discount: money(o.DiscountCents, o.Currency),
@@ -286,9 +287,9 @@ func (c *CheckoutPage) data(o *app.Order) pageData {
 		Payable: o.Status == "pending", Stripe: o.Provider == "stripe", Home: c.App.Cfg.BaseURL + "/",
 		FormCountry: o.VAT.Country, FormVATNumber: o.VAT.VATNumber}
 	if o.PaidAt != nil {
-		d.PaidOn = app.HumanTime(*o.PaidAt)
+		d.PaidOn = commerce.HumanTime(*o.PaidAt)
 	}
-	if links, err := c.App.OrderListings(context.Background(), o); err == nil {
+	if links, err := c.App.Commerce.OrderListings(context.Background(), o); err == nil {
 		d.Listings = links
 	}
 	for _, l := range o.Lines {
@@ -318,7 +319,7 @@ func (c *CheckoutPage) data(o *app.Order) pageData {
 	return d
 }
 
-func (c *CheckoutPage) withError(o *app.Order, msg string) pageData {
+func (c *CheckoutPage) withError(o *commerce.Order, msg string) pageData {
 	d := c.data(o)
 	d.Error = msg
 	return d

@@ -13,11 +13,12 @@ import (
 	"strings"
 
 	"launchdir/app"
+	"launchdir/app/commerce"
 	"launchdir/routes"
 )
 
 // Provider starts hosted checkouts (same contract as app.PaymentProvider).
-type Provider = app.PaymentProvider
+type Provider = commerce.PaymentProvider
 
 // Config selects and configures the provider.
 type Config struct {
@@ -78,7 +79,7 @@ func Setup(a *app.App, srv *routes.Server, c Config) (Provider, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.SetPaymentProvider(p)
+	a.Commerce.SetPaymentProvider(p)
 	Mount(srv, a, p)
 	return p, nil
 }

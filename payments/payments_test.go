@@ -266,7 +266,7 @@ func TestLaunchEffects(t *testing.T) {
 	// in place; 7: draft → bundle in week1 (launch + featured + ai_review).
 	number, _ := checkout(t, e, key, order(it("launch", "listing_id", 8), it("launch", "listing_id", 3),
 		it("launch_bundle", "listing_id", 7, "week", week1)))
-	applied, err := e.App.ConfirmPayment(context.Background(), number, "test", "ref")
+	applied, err := e.App.Commerce.ConfirmPayment(context.Background(), number, "test", "ref")
 	if err != nil || !applied {
 		t.Fatalf("confirm: %v %v", applied, err)
 	}
@@ -285,7 +285,7 @@ func TestLaunchEffects(t *testing.T) {
 	}
 	// The scheduler takes the bundle live when its week starts.
 	e.App.Now = func() time.Time { return time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC) }
-	if err := e.App.GoLiveDue(context.Background()); err != nil {
+	if err := e.App.Catalog.GoLiveDue(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if s := scalar(t, e, `SELECT status FROM listings WHERE id = 7`); s != "live" {
@@ -307,7 +307,7 @@ func TestConcurrentConfirmationsApplyOnce(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ok, err := e.App.ConfirmPayment(context.Background(), number, "test", "ref")
+			ok, err := e.App.Commerce.ConfirmPayment(context.Background(), number, "test", "ref")
 			if err != nil {
 				t.Error(err)
 			}
@@ -420,7 +420,7 @@ func TestOrderExpiry(t *testing.T) {
 	e.App.Now = func() time.Time { return apitest.Now }
 	n2, _ := checkout(t, e, key, order(it("ai_review", "listing_id", 1)))
 	e.App.Now = func() time.Time { return apitest.Now.Add(24 * time.Hour) }
-	if n, err := e.App.ExpireOrders(context.Background()); err != nil || n != 1 {
+	if n, err := e.App.Commerce.ExpireOrders(context.Background()); err != nil || n != 1 {
 		t.Errorf("ExpireOrders: %d %v", n, err)
 	}
 	if s := scalar(t, e, `SELECT status FROM orders WHERE number = ?`, n2); s != "expired" {
@@ -435,7 +435,7 @@ func TestBillboardCreditsMoneyPaid(t *testing.T) {
 	body := order(it("billboard_min", "listing_id", 1, "amount_cents", 10000))
 	body["promo_code"] = "ONCE" // 50 %
 	number, _ := checkout(t, e, key, body)
-	if _, err := e.App.ConfirmPayment(context.Background(), number, "test", "ref"); err != nil {
+	if _, err := e.App.Commerce.ConfirmPayment(context.Background(), number, "test", "ref"); err != nil {
 		t.Fatal(err)
 	}
 	if got := scalar(t, e, `SELECT amount_cents FROM billboard_contributions ORDER BY id DESC LIMIT 1`); got != "5000" {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"launchdir/app"
+	"launchdir/app/commerce"
 	"launchdir/ops"
 
 	"github.com/stripe/stripe-go/v85"
@@ -48,8 +49,8 @@ func (*StripeProvider) Name() string { return "stripe" }
 
 // CreateSession creates a Checkout Session with one line per order line at
 // its VAT-inclusive, discounted amount, so Stripe charges the order total.
-func (s *StripeProvider) CreateSession(ctx context.Context, o *app.Order) (string, string, error) {
-	page := s.App.TestCheckoutURL(o.CheckoutToken)
+func (s *StripeProvider) CreateSession(ctx context.Context, o *commerce.Order) (string, string, error) {
+	page := s.App.Commerce.TestCheckoutURL(o.CheckoutToken)
 	params := &stripe.CheckoutSessionCreateParams{
 		Mode:              stripe.String(string(stripe.CheckoutSessionModePayment)),
 		ClientReferenceID: stripe.String(o.Number),
@@ -135,7 +136,7 @@ func (s *StripeProvider) serveWebhook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	if seen, err := s.App.PaymentEventSeen(ctx, "stripe", ev.ID); err != nil {
+	if seen, err := s.App.Commerce.PaymentEventSeen(ctx, "stripe", ev.ID); err != nil {
 		writeJSON(w, http.StatusInternalServerError, map[string]any{"error": "try again"})
 		return
 	} else if seen {
@@ -149,7 +150,7 @@ func (s *StripeProvider) serveWebhook(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusInternalServerError, map[string]any{"error": "try again"})
 		return
 	}
-	if _, err := s.App.RecordPaymentEvent(ctx, "stripe", ev.ID, string(ev.Type), number); err != nil {
+	if _, err := s.App.Commerce.RecordPaymentEvent(ctx, "stripe", ev.ID, string(ev.Type), number); err != nil {
 		s.App.Log.Error("record stripe event", "event", ev.ID, "err", err)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"received": true, "outcome": outcome})
@@ -175,7 +176,7 @@ func (s *StripeProvider) handle(ctx context.Context, ev stripe.Event) (number, o
 	if number == "" {
 		number = cs.Metadata["order_number"]
 	}
-	o, err := s.App.OrderByNumber(ctx, number)
+	o, err := s.App.Commerce.OrderByNumber(ctx, number)
 	if err != nil {
 		if ops.AsError(err).Code == ops.CodeNotFound {
 			return number, "ignored: unknown order", nil
@@ -191,7 +192,7 @@ func (s *StripeProvider) handle(ctx context.Context, ev stripe.Event) (number, o
 		if cs.PaymentStatus == stripe.CheckoutSessionPaymentStatusUnpaid {
 			return number, "waiting for asynchronous payment", nil
 		}
-		applied, err := s.App.ConfirmPayment(ctx, number, "stripe", cs.ID)
+		applied, err := s.App.Commerce.ConfirmPayment(ctx, number, "stripe", cs.ID)
 		if err != nil {
 			if e := ops.AsError(err); e.Code == ops.CodeConflict || e.Code == ops.CodeInvalid {
 				return number, "not applied: " + e.Detail, nil
@@ -203,10 +204,10 @@ func (s *StripeProvider) handle(ctx context.Context, ev stripe.Event) (number, o
 		}
 		return number, "already paid", nil
 	case "checkout.session.async_payment_failed":
-		_, err := s.App.FailPayment(ctx, number, "payment failed at Stripe")
+		_, err := s.App.Commerce.FailPayment(ctx, number, "payment failed at Stripe")
 		return number, "failed", err
 	default: // checkout.session.expired
-		_, err := s.App.ExpireOrder(ctx, number, "Stripe checkout session expired")
+		_, err := s.App.Commerce.ExpireOrder(ctx, number, "Stripe checkout session expired")
 		return number, "expired", err
 	}
 }

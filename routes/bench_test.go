@@ -141,7 +141,7 @@ func BenchmarkLeaderboardWeekly(b *testing.B) {
 // (on a 2-core machine RunParallel gives 2 × 4 = 8 goroutines).
 func BenchmarkOwnerPatch(b *testing.B) {
 	e := benchSetup(b)
-	key, _, err := e.App.CreateAPIKey(context.Background(), "demo@launchdir.local", "bench", []string{"account:read", "listings:write"})
+	key, _, err := e.App.People.CreateAPIKey(context.Background(), "demo@launchdir.local", "bench", []string{"account:read", "listings:write"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -193,7 +193,7 @@ func copyFile(src, dst string) error {
 func BenchmarkRefreshTrending(b *testing.B) {
 	e := benchSetup(b)
 	for b.Loop() {
-		if err := e.App.RefreshTrending(context.Background()); err != nil {
+		if err := e.App.Catalog.RefreshTrending(context.Background()); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"launchdir/apitest"
 	"launchdir/app"
+	"launchdir/app/drafting"
 	"launchdir/testsite"
 )
 
@@ -19,7 +20,7 @@ import (
 func TestDraftFairness(t *testing.T) {
 	const budget = 3 * time.Second
 	e := apitest.New(t, apitest.Options{Fixture: true, Background: true, Setup: func(a *app.App) {
-		a.SetDraftPipeline(app.DraftConfig{Crawler: apitest.TestCrawler(), Workers: 2, InFlightPerUser: 5, PerHourPerUser: 6, Budget: budget})
+		a.Drafting.SetDraftPipeline(drafting.DraftConfig{Crawler: apitest.TestCrawler(), Workers: 2, InFlightPerUser: 5, PerHourPerUser: 6, Budget: budget})
 	}})
 	slowUser, otherUser := apitest.Bearer(e.APIKey("owner@example.com")), apitest.Bearer(e.APIKey("other@example.com"))
 	stop := make(chan struct{})

@@ -438,7 +438,7 @@ func TestDraftsResumeAfterRestart(t *testing.T) {
 		SELECT ?, id, ?, 'crawling', '{}', '2026-11-18T00:00:00Z', '2026-11-18T00:00:00Z' FROM users WHERE email = 'owner@example.com'`, id, site.URL+"/"); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.App.ResumeDrafts(t.Context()); err != nil {
+	if err := e.App.Drafting.ResumeDrafts(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	if d := e.wait(t, id); d.Status != "ready" {

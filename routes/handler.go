@@ -20,7 +20,7 @@ import (
 // call the executor (which validates and runs the business function), respond.
 func (s *Server) operationHandler(op *ops.Operation) httprouter.Handle {
 	return func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
-		p, err := s.App.Authenticate(r.Context(), r.Header.Get("Authorization"))
+		p, err := s.App.People.Authenticate(r.Context(), r.Header.Get("Authorization"))
 		if err != nil {
 			writeProblem(w, r, err)
 			return

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"launchdir/app"
+	"launchdir/app/kernel"
 	"launchdir/ops"
 
 	"github.com/julienschmidt/httprouter"
@@ -70,7 +71,7 @@ func OpenAPI(a *app.App) ([]byte, error) {
 		"jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
 		"info": map[string]any{
 			"title":       "launchdir API",
-			"version":     app.Version,
+			"version":     kernel.Version,
 			"description": "Startup listing directory: public reads, signed-in writes, drafts from a crawl with evidence, orders with hosted checkout. Every operation is also an MCP tool of the same name at " + a.MCPURL() + ". Errors are RFC 9457 problems (application/problem+json) with a stable `code`.",
 			"contact":     map[string]any{"name": a.Cfg.SiteName, "url": a.Cfg.BaseURL + "/"},
 			"license":     map[string]any{"name": "All rights reserved (API terms at the site)", "url": a.Cfg.BaseURL + "/"},

@@ -177,7 +177,7 @@ func TestListProducts(t *testing.T) {
 	if before.Quote.SubtotalCents != 3900 {
 		t.Errorf("ai_review price %d", before.Quote.SubtotalCents)
 	}
-	if err := e.App.SetProductPrice(context.Background(), "ai_review", 4500, -1); err != nil {
+	if err := e.App.Commerce.SetProductPrice(context.Background(), "ai_review", 4500, -1); err != nil {
 		t.Fatal(err)
 	}
 	after := decodeQuote(t, e.Do("POST", "/api/v1/orders/quote", order(it("ai_review", "listing_id", 1)), owner...))
@@ -507,7 +507,7 @@ func TestCheckoutIdempotentAndOrders(t *testing.T) {
 func TestCheckoutCapacity(t *testing.T) {
 	e := ordersEnv(t)
 	owner := apitest.Bearer(e.APIKey("owner@example.com"))
-	if err := e.App.SetProductPrice(context.Background(), "featured", 9900, 1); err != nil {
+	if err := e.App.Commerce.SetProductPrice(context.Background(), "featured", 9900, 1); err != nil {
 		t.Fatal(err)
 	}
 	if r := e.Do("POST", "/api/v1/orders/checkout", order(it("featured", "listing_id", 1, "week", week1)), owner...); r.Status != 201 {
@@ -527,7 +527,7 @@ func TestCheckoutCapacity(t *testing.T) {
 	}
 	// An expired order frees its capacity.
 	e.DB.W.Exec(`UPDATE orders SET expires_at = '2026-11-18T00:00:00Z'`)
-	if n, err := e.App.ExpireOrders(context.Background()); err != nil || n != 1 {
+	if n, err := e.App.Commerce.ExpireOrders(context.Background()); err != nil || n != 1 {
 		t.Fatalf("expire: %d %v", n, err)
 	}
 	if r := e.Do("POST", "/api/v1/orders/quote", order(it("featured", "listing_id", 3, "week", week1)), owner...); r.Status != 200 {
@@ -580,19 +580,19 @@ func TestRefundOnlyPaidOrders(t *testing.T) {
 	r := e.Do("POST", "/api/v1/orders/checkout", order(it("ai_review", "listing_id", 1)), key...)
 	number, _ := r.JSON()["number"].(string)
 	ctx := context.Background()
-	if ok, err := e.App.RefundOrder(ctx, number, "test"); err != nil || ok {
+	if ok, err := e.App.Commerce.RefundOrder(ctx, number, "test"); err != nil || ok {
 		t.Fatalf("refunded a pending order: %v %v", ok, err)
 	}
-	if _, err := e.App.ConfirmPayment(ctx, number, "test", "ref"); err != nil {
+	if _, err := e.App.Commerce.ConfirmPayment(ctx, number, "test", "ref"); err != nil {
 		t.Fatal(err)
 	}
-	if ok, err := e.App.RefundOrder(ctx, number, "customer asked"); err != nil || !ok {
+	if ok, err := e.App.Commerce.RefundOrder(ctx, number, "customer asked"); err != nil || !ok {
 		t.Fatalf("refund: %v %v", ok, err)
 	}
 	if r := e.Do("GET", "/api/v1/orders/"+number, nil, key...); !strings.Contains(string(r.Body), `"status":"refunded"`) {
 		t.Fatalf("order after refund: %s", r.Body)
 	}
-	if ok, _ := e.App.RefundOrder(ctx, number, "again"); ok {
+	if ok, _ := e.App.Commerce.RefundOrder(ctx, number, "again"); ok {
 		t.Fatal("refunded twice")
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"launchdir/apitest"
 	"launchdir/app"
+	"launchdir/app/kernel"
 	"launchdir/crawl"
 	"launchdir/ops"
 )
@@ -60,7 +61,7 @@ func newOwnerEnv(t *testing.T) *ownerEnv {
 	web := &fakeWeb{pages: map[string]string{}}
 	dns := fakeDNS{}
 	e := apitest.New(t, apitest.Options{Fixture: true, Setup: func(a *app.App) {
-		a.SetExternals(app.Externals{Fetcher: web, Resolver: dns})
+		a.SetExternals(kernel.Externals{Fetcher: web, Resolver: dns})
 	}})
 	return &ownerEnv{Env: e, web: web, dns: dns,
 		owner: apitest.Bearer(e.APIKey("owner@example.com")), other: apitest.Bearer(e.APIKey("other@example.com"))}
@@ -100,8 +101,8 @@ var signedInPaths = map[string]struct {
 func TestSignedInAuthMatrix(t *testing.T) {
 	e := newOwnerEnv(t)
 	revoked := e.APIKey("owner@example.com")
-	keys, _ := e.App.ListAPIKeys(context.Background(), "owner@example.com")
-	if err := e.App.RevokeAPIKey(context.Background(), keys[len(keys)-1].ID); err != nil {
+	keys, _ := e.App.People.ListAPIKeys(context.Background(), "owner@example.com")
+	if err := e.App.People.RevokeAPIKey(context.Background(), keys[len(keys)-1].ID); err != nil {
 		t.Fatal(err)
 	}
 	for _, op := range e.App.Table.Ops {
@@ -215,7 +216,7 @@ func TestUpdateMyListingBounds(t *testing.T) {
 		return out
 	}
 	socials := map[string]any{}
-	for _, k := range app.SocialPlatforms {
+	for _, k := range kernel.SocialPlatforms {
 		socials[k] = "https://example.com/" + k
 	}
 	scs = append(scs,
@@ -544,7 +545,7 @@ func TestIdempotentReplaySurvivesRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	a2.Now = e.App.Now
-	p, err := a2.Authenticate(context.Background(), e.owner[1])
+	p, err := a2.People.Authenticate(context.Background(), e.owner[1])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -626,7 +627,7 @@ func TestFreeQueueCapacityAndScheduler(t *testing.T) {
 	}
 	// The scheduler makes it live once its week starts, and catches up after downtime.
 	e.App.Now = func() time.Time { return time.Date(2026, 12, 20, 23, 0, 0, 0, time.UTC) }
-	if err := e.App.GoLiveDue(context.Background()); err != nil {
+	if err := e.App.Catalog.GoLiveDue(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if got := listingStatus(t, e.Env, 6); got != "scheduled" {
@@ -634,7 +635,7 @@ func TestFreeQueueCapacityAndScheduler(t *testing.T) {
 	}
 	e.App.Now = func() time.Time { return time.Date(2027, 1, 5, 0, 0, 0, 0, time.UTC) }
 	for i := 0; i < 2; i++ { // idempotent
-		if err := e.App.GoLiveDue(context.Background()); err != nil {
+		if err := e.App.Catalog.GoLiveDue(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -706,7 +707,7 @@ func TestClaimsDNSMetaFileEmail(t *testing.T) {
 		fmt.Fprint(w, page)
 	}))
 	defer site.Close()
-	e.App.SetExternals(app.Externals{Fetcher: crawl.New(crawl.Options{AllowPrivate: true}), Resolver: e.dns})
+	e.App.SetExternals(kernel.Externals{Fetcher: crawl.New(crawl.Options{AllowPrivate: true}), Resolver: e.dns})
 	e.DB.W.Exec(`UPDATE listings SET url = ? WHERE slug IN ('rankrocket','tablely')`, site.URL+"/")
 	meta := e.Do("POST", "/api/v1/claims", map[string]any{"slug": "rankrocket", "method": "meta"}, fan...).JSON()
 	page = `<html><head><meta content="wrong" name="launchdir-verification"></head></html>`
@@ -763,7 +764,7 @@ func TestClaimsDNSMetaFileEmail(t *testing.T) {
 
 func TestOutboxDelivery(t *testing.T) {
 	sent := &recordMailer{fail: 2}
-	e := apitest.New(t, apitest.Options{Fixture: true, Setup: func(a *app.App) { a.SetExternals(app.Externals{Mailer: sent}) }})
+	e := apitest.New(t, apitest.Options{Fixture: true, Setup: func(a *app.App) { a.SetExternals(kernel.Externals{Mailer: sent}) }})
 	e.DB.W.Exec(`INSERT INTO outbox(kind, to_addr, subject, body, next_attempt_at, created_at) VALUES ('t','a@example.com','s','b','2026-01-01T00:00:00Z','2026-01-01T00:00:00Z')`)
 	ctx := context.Background()
 	for i := 0; i < 3; i++ {

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"strings"
 
-	"launchdir/app"
+	"launchdir/app/kernel"
 	"launchdir/ops"
 
 	"github.com/julienschmidt/httprouter"
@@ -27,11 +27,11 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request, _ httprouter.Pa
 		rep = s.Opts.Replication()
 	}
 	if rep == nil && s.admit == nil {
-		fmt.Fprintf(w, `{"status":"ok","version":%q}`, app.Version)
+		fmt.Fprintf(w, `{"status":"ok","version":%q}`, kernel.Version)
 		return
 	}
 	// Replication trouble is reported, not failed: the server keeps serving.
-	m := map[string]any{"status": "ok", "version": app.Version}
+	m := map[string]any{"status": "ok", "version": kernel.Version}
 	if rep != nil {
 		m["replication"] = rep
 	}
@@ -56,7 +56,7 @@ func (s *Server) badge(w http.ResponseWriter, r *http.Request, ps httprouter.Par
 		}
 		return def
 	}
-	svg, err := s.App.BadgeSVG(r.Context(), slug, get("shape", "standard"), get("mode", "auto"), get("size", "m"))
+	svg, err := s.App.Catalog.BadgeSVG(r.Context(), slug, get("shape", "standard"), get("mode", "auto"), get("size", "m"))
 	if err != nil {
 		writeProblem(w, r, err)
 		return
@@ -92,7 +92,7 @@ func (s *Server) claimEmail(w http.ResponseWriter, r *http.Request, ps httproute
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Referrer-Policy", "no-referrer")
 	token := ps.ByName("token")
-	slug, err := s.App.ClaimEmailPending(r.Context(), token)
+	slug, err := s.App.Owning.ClaimEmailPending(r.Context(), token)
 	if err != nil {
 		w.WriteHeader(http.StatusNotFound)
 		fmt.Fprint(w, "<!doctype html><title>Claim link</title><h1>This claim link is not valid</h1><p>It may have been used already.</p>")
@@ -104,7 +104,7 @@ func (s *Server) claimEmail(w http.ResponseWriter, r *http.Request, ps httproute
 
 // claimEmailConfirm grants the claim (the token in the path authenticates).
 func (s *Server) claimEmailConfirm(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
-	slug, err := s.App.VerifyClaimEmail(r.Context(), ps.ByName("token"))
+	slug, err := s.App.Owning.VerifyClaimEmail(r.Context(), ps.ByName("token"))
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"launchdir/apitest"
-	"launchdir/app"
+	"launchdir/app/admin"
 	"launchdir/site"
 )
 
@@ -25,9 +25,9 @@ func fixtureSite(t *testing.T) *apitest.Env {
 func TestImportedDomainRatingOnTheBoardPage(t *testing.T) {
 	e := fixtureSite(t)
 	ctx := context.Background()
-	u, _ := e.App.CreateUser(ctx, "admin@example.com", "", "")
-	e.App.SetAdmin(ctx, "admin@example.com", true)
-	_, err := e.App.ApplyImport(ctx, u.ID, app.ImportRequest{Kind: app.ImportDomainRating, Source: "Ahrefs export", AsOf: "2026-11-15",
+	u, _ := e.App.People.CreateUser(ctx, "admin@example.com", "", "")
+	e.App.Admin.SetAdmin(ctx, "admin@example.com", true)
+	_, err := e.App.Admin.ApplyImport(ctx, u.ID, admin.ImportRequest{Kind: admin.ImportDomainRating, Source: "Ahrefs export", AsOf: "2026-11-15",
 		CSV: []byte("slug,domain_rating\ntablely,91\n")})
 	if err != nil {
 		t.Fatal(err)

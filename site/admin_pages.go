@@ -8,7 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"launchdir/app"
+	"launchdir/app/admin"
+	"launchdir/app/commerce"
+	"launchdir/app/kernel"
 	"launchdir/ops"
 	"launchdir/routes"
 
@@ -51,8 +53,8 @@ func (s *Site) mountAdmin(srv *routes.Server) {
 	get("/admin/audit", s.adminAudit)
 }
 
-func pageOf(r *http.Request) app.AdminPage {
-	return app.AdminPage{Page: queryInt(r, "page"), PerPage: queryInt(r, "per_page")}
+func pageOf(r *http.Request) admin.AdminPage {
+	return admin.AdminPage{Page: queryInt(r, "page"), PerPage: queryInt(r, "per_page")}
 }
 
 func (s *Site) adminHome(w http.ResponseWriter, r *http.Request, _ httprouter.Params, uid int64) {
@@ -60,14 +62,14 @@ func (s *Site) adminHome(w http.ResponseWriter, r *http.Request, _ httprouter.Pa
 }
 
 type revisionsData struct {
-	app.Page[app.Revision]
+	kernel.Page[admin.Revision]
 	Listing int64
 	Pager   *Pager
 }
 
 func (s *Site) adminRevisions(w http.ResponseWriter, r *http.Request, _ httprouter.Params, uid int64) {
 	listing, _ := strconv.ParseInt(r.URL.Query().Get("listing"), 10, 64)
-	revs, err := s.App.ListRevisions(r.Context(), uid, listing, pageOf(r))
+	revs, err := s.App.Admin.ListRevisions(r.Context(), uid, listing, pageOf(r))
 	if err != nil {
 		s.areaError(w, r, uid, err)
 		return
@@ -78,7 +80,7 @@ func (s *Site) adminRevisions(w http.ResponseWriter, r *http.Request, _ httprout
 
 func (s *Site) adminRevert(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
 	id, _ := strconv.ParseInt(ps.ByName("id"), 10, 64)
-	rev, err := s.App.RevertRevision(r.Context(), uid, id)
+	rev, err := s.App.Admin.RevertRevision(r.Context(), uid, id)
 	if err != nil {
 		s.areaError(w, r, uid, err)
 		return
@@ -87,26 +89,26 @@ func (s *Site) adminRevert(w http.ResponseWriter, r *http.Request, ps httprouter
 }
 
 type moderationData struct {
-	Reports  app.Page[app.Report]
-	Reviews  app.Page[app.AdminReview]
-	Accounts app.Page[app.AdminUser]
+	Reports  kernel.Page[admin.Report]
+	Reviews  kernel.Page[admin.AdminReview]
+	Accounts kernel.Page[admin.AdminUser]
 	Q        string
 }
 
 func (s *Site) adminModeration(w http.ResponseWriter, r *http.Request, _ httprouter.Params, uid int64) {
 	ctx := r.Context()
 	q := r.URL.Query().Get("q")
-	reports, err := s.App.ListReports(ctx, uid, "open", app.AdminPage{PerPage: 100})
+	reports, err := s.App.Admin.ListReports(ctx, uid, "open", admin.AdminPage{PerPage: 100})
 	if err != nil {
 		s.areaError(w, r, uid, err)
 		return
 	}
-	reviews, err := s.App.ListReviews(ctx, uid, 0, pageOf(r))
+	reviews, err := s.App.Admin.ListReviews(ctx, uid, 0, pageOf(r))
 	if err != nil {
 		s.areaError(w, r, uid, err)
 		return
 	}
-	accounts, err := s.App.ListAccounts(ctx, uid, q, app.AdminPage{PerPage: 50})
+	accounts, err := s.App.Admin.ListAccounts(ctx, uid, q, admin.AdminPage{PerPage: 50})
 	if err != nil {
 		s.areaError(w, r, uid, err)
 		return
@@ -115,7 +117,7 @@ func (s *Site) adminModeration(w http.ResponseWriter, r *http.Request, _ httprou
 }
 
 func (s *Site) adminModerate(w http.ResponseWriter, r *http.Request, _ httprouter.Params, uid int64) {
-	err := s.App.ModerateListing(r.Context(), uid, formInt(r, "listing_id"), r.PostFormValue("status"), r.PostFormValue("reason"))
+	err := s.App.Admin.ModerateListing(r.Context(), uid, formInt(r, "listing_id"), r.PostFormValue("status"), r.PostFormValue("reason"))
 	if err != nil {
 		s.areaError(w, r, uid, err)
 		return
@@ -125,7 +127,7 @@ func (s *Site) adminModerate(w http.ResponseWriter, r *http.Request, _ httproute
 
 func (s *Site) adminHideReview(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
 	id, _ := strconv.ParseInt(ps.ByName("id"), 10, 64)
-	if err := s.App.HideReview(r.Context(), uid, id, r.PostFormValue("reason")); err != nil {
+	if err := s.App.Admin.HideReview(r.Context(), uid, id, r.PostFormValue("reason")); err != nil {
 		s.areaError(w, r, uid, err)
 		return
 	}
@@ -134,7 +136,7 @@ func (s *Site) adminHideReview(w http.ResponseWriter, r *http.Request, ps httpro
 
 func (s *Site) adminBan(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
 	id, _ := strconv.ParseInt(ps.ByName("id"), 10, 64)
-	if err := s.App.BanUser(r.Context(), uid, id, r.PostFormValue("reason")); err != nil {
+	if err := s.App.Admin.BanUser(r.Context(), uid, id, r.PostFormValue("reason")); err != nil {
 		s.areaError(w, r, uid, err)
 		return
 	}
@@ -143,7 +145,7 @@ func (s *Site) adminBan(w http.ResponseWriter, r *http.Request, ps httprouter.Pa
 
 func (s *Site) adminDismissReport(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
 	id, _ := strconv.ParseInt(ps.ByName("id"), 10, 64)
-	if err := s.App.DismissReport(r.Context(), uid, id); err != nil {
+	if err := s.App.Admin.DismissReport(r.Context(), uid, id); err != nil {
 		s.areaError(w, r, uid, err)
 		return
 	}
@@ -151,18 +153,18 @@ func (s *Site) adminDismissReport(w http.ResponseWriter, r *http.Request, ps htt
 }
 
 type weeksData struct {
-	Weeks []app.WeekPlan
-	Queue app.Page[app.QueuedListing]
+	Weeks []admin.WeekPlan
+	Queue kernel.Page[admin.QueuedListing]
 	Pager *Pager
 }
 
 func (s *Site) adminWeeks(w http.ResponseWriter, r *http.Request, _ httprouter.Params, uid int64) {
-	weeks, err := s.App.LaunchWeeks(r.Context(), uid, 12)
+	weeks, err := s.App.Admin.LaunchWeeks(r.Context(), uid, 12)
 	if err != nil {
 		s.areaError(w, r, uid, err)
 		return
 	}
-	q, err := s.App.FreeQueue(r.Context(), uid, pageOf(r))
+	q, err := s.App.Admin.FreeQueue(r.Context(), uid, pageOf(r))
 	if err != nil {
 		s.areaError(w, r, uid, err)
 		return
@@ -181,7 +183,7 @@ func (s *Site) adminWeekCapacity(w http.ResponseWriter, r *http.Request, _ httpr
 		}
 		capacity = n
 	}
-	if err := s.App.SetWeekCapacity(r.Context(), uid, r.PostFormValue("week"), capacity); err != nil {
+	if err := s.App.Admin.SetWeekCapacity(r.Context(), uid, r.PostFormValue("week"), capacity); err != nil {
 		s.areaError(w, r, uid, err)
 		return
 	}
@@ -189,7 +191,7 @@ func (s *Site) adminWeekCapacity(w http.ResponseWriter, r *http.Request, _ httpr
 }
 
 func (s *Site) adminMoveListing(w http.ResponseWriter, r *http.Request, _ httprouter.Params, uid int64) {
-	if _, err := s.App.MoveListingWeek(r.Context(), uid, formInt(r, "listing_id"), r.PostFormValue("week")); err != nil {
+	if _, err := s.App.Admin.MoveListingWeek(r.Context(), uid, formInt(r, "listing_id"), r.PostFormValue("week")); err != nil {
 		s.areaError(w, r, uid, err)
 		return
 	}
@@ -197,9 +199,9 @@ func (s *Site) adminMoveListing(w http.ResponseWriter, r *http.Request, _ httpro
 }
 
 type commerceData struct {
-	Products []app.Product
-	Promos   []app.PromoUsage
-	Orders   app.Page[app.AdminOrder]
+	Products []commerce.Product
+	Promos   []admin.PromoUsage
+	Orders   kernel.Page[admin.AdminOrder]
 	Pager    *Pager
 }
 
@@ -209,17 +211,17 @@ func (s *Site) adminCommerce(w http.ResponseWriter, r *http.Request, _ httproute
 		s.areaError(w, r, uid, err)
 		return
 	}
-	products, err := s.App.AdminProducts(ctx)
+	products, err := s.App.Commerce.AdminProducts(ctx)
 	if err != nil {
 		s.areaError(w, r, uid, err)
 		return
 	}
-	promos, err := s.App.PromoCodes(ctx, uid)
+	promos, err := s.App.Admin.PromoCodes(ctx, uid)
 	if err != nil {
 		s.areaError(w, r, uid, err)
 		return
 	}
-	orders, err := s.App.AdminOrders(ctx, uid, r.URL.Query().Get("status"), pageOf(r))
+	orders, err := s.App.Admin.AdminOrders(ctx, uid, r.URL.Query().Get("status"), pageOf(r))
 	if err != nil {
 		s.areaError(w, r, uid, err)
 		return
@@ -231,7 +233,7 @@ func (s *Site) adminCommerce(w http.ResponseWriter, r *http.Request, _ httproute
 // adminCheck re-checks admin rights for pages that read through non-admin
 // app functions.
 func (s *Site) adminCheck(r *http.Request, uid int64) error {
-	if !s.App.IsAdmin(r.Context(), uid) {
+	if !s.App.Admin.IsAdmin(r.Context(), uid) {
 		return ops.NotFound("page")
 	}
 	return nil
@@ -256,7 +258,7 @@ func (s *Site) adminSetPrice(w http.ResponseWriter, r *http.Request, ps httprout
 		}
 		capacity = &c
 	}
-	if err := s.App.AdminSetPrice(r.Context(), uid, ps.ByName("code"), price, capacity); err != nil {
+	if err := s.App.Admin.AdminSetPrice(r.Context(), uid, ps.ByName("code"), price, capacity); err != nil {
 		s.areaError(w, r, uid, err)
 		return
 	}
@@ -295,7 +297,7 @@ func formTime(r *http.Request, name string) string {
 }
 
 func (s *Site) adminCreatePromo(w http.ResponseWriter, r *http.Request, _ httprouter.Params, uid int64) {
-	p := app.PromoCode{Code: r.PostFormValue("code"), Kind: r.PostFormValue("kind"), Value: formInt(r, "value"),
+	p := commerce.PromoCode{Code: r.PostFormValue("code"), Kind: r.PostFormValue("kind"), Value: formInt(r, "value"),
 		ValidFrom: formTime(r, "from"), ValidUntil: formTime(r, "until")}
 	if v := strings.TrimSpace(r.PostFormValue("max")); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
@@ -308,7 +310,7 @@ func (s *Site) adminCreatePromo(w http.ResponseWriter, r *http.Request, _ httpro
 	for _, c := range strings.FieldsFunc(r.PostFormValue("products"), func(r rune) bool { return r == ',' || r == ' ' }) {
 		p.Products = append(p.Products, c)
 	}
-	if err := s.App.AdminCreatePromo(r.Context(), uid, p); err != nil {
+	if err := s.App.Admin.AdminCreatePromo(r.Context(), uid, p); err != nil {
 		s.areaError(w, r, uid, err)
 		return
 	}
@@ -316,7 +318,7 @@ func (s *Site) adminCreatePromo(w http.ResponseWriter, r *http.Request, _ httpro
 }
 
 func (s *Site) adminPausePromo(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
-	if err := s.App.SetPromoPaused(r.Context(), uid, ps.ByName("code"), r.PostFormValue("paused") == "true"); err != nil {
+	if err := s.App.Admin.SetPromoPaused(r.Context(), uid, ps.ByName("code"), r.PostFormValue("paused") == "true"); err != nil {
 		s.areaError(w, r, uid, err)
 		return
 	}
@@ -324,7 +326,7 @@ func (s *Site) adminPausePromo(w http.ResponseWriter, r *http.Request, ps httpro
 }
 
 func (s *Site) adminRefund(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
-	if err := s.App.AdminRefund(r.Context(), uid, ps.ByName("number"), r.PostFormValue("note")); err != nil {
+	if err := s.App.Admin.AdminRefund(r.Context(), uid, ps.ByName("number"), r.PostFormValue("note")); err != nil {
 		s.areaError(w, r, uid, err)
 		return
 	}
@@ -333,7 +335,7 @@ func (s *Site) adminRefund(w http.ResponseWriter, r *http.Request, ps httprouter
 
 type dataForm struct {
 	Kind, Source, AsOf, CSV string
-	Preview                 *app.ImportPreview
+	Preview                 *admin.ImportPreview
 	Applied                 bool
 }
 
@@ -342,16 +344,16 @@ func (s *Site) adminData(w http.ResponseWriter, r *http.Request, _ httprouter.Pa
 		s.areaError(w, r, uid, err)
 		return
 	}
-	s.renderArea(w, r, "admin_data", "Data boards", http.StatusOK, uid, dataForm{Kind: app.ImportDomainRating}, "")
+	s.renderArea(w, r, "admin_data", "Data boards", http.StatusOK, uid, dataForm{Kind: admin.ImportDomainRating}, "")
 }
 
 // importRequest reads the import form: an uploaded file or pasted CSV.
-func importRequest(r *http.Request) (app.ImportRequest, error) {
-	req := app.ImportRequest{Kind: r.PostFormValue("kind"), Source: r.PostFormValue("source"), AsOf: r.PostFormValue("as_of"),
+func importRequest(r *http.Request) (admin.ImportRequest, error) {
+	req := admin.ImportRequest{Kind: r.PostFormValue("kind"), Source: r.PostFormValue("source"), AsOf: r.PostFormValue("as_of"),
 		CSV: []byte(r.PostFormValue("csv"))}
 	if f, _, err := r.FormFile("file"); err == nil {
 		defer f.Close()
-		b, err := io.ReadAll(io.LimitReader(f, app.MaxImportBytes+1))
+		b, err := io.ReadAll(io.LimitReader(f, admin.MaxImportBytes+1))
 		if err != nil {
 			return req, err
 		}
@@ -377,11 +379,11 @@ func (s *Site) adminImport(w http.ResponseWriter, r *http.Request, uid int64, ap
 		return
 	}
 	d := dataForm{Kind: req.Kind, Source: req.Source, AsOf: req.AsOf, CSV: string(req.CSV)}
-	var p *app.ImportPreview
+	var p *admin.ImportPreview
 	if apply {
-		p, err = s.App.ApplyImport(r.Context(), uid, req)
+		p, err = s.App.Admin.ApplyImport(r.Context(), uid, req)
 	} else {
-		p, err = s.App.PreviewImport(r.Context(), uid, req)
+		p, err = s.App.Admin.PreviewImport(r.Context(), uid, req)
 	}
 	if err != nil && (p == nil || len(p.Errors) == 0) {
 		e := ops.AsError(err)
@@ -402,7 +404,7 @@ func (s *Site) adminImport(w http.ResponseWriter, r *http.Request, uid int64, ap
 
 type outboxData struct {
 	Status string
-	app.Page[app.OutboxEmail]
+	kernel.Page[admin.OutboxEmail]
 	Pager *Pager
 }
 
@@ -411,7 +413,7 @@ func (s *Site) adminOutbox(w http.ResponseWriter, r *http.Request, _ httprouter.
 	if status == "" {
 		status = "failed"
 	}
-	list, err := s.App.ListOutbox(r.Context(), uid, status, pageOf(r))
+	list, err := s.App.Admin.ListOutbox(r.Context(), uid, status, pageOf(r))
 	if err != nil {
 		s.areaError(w, r, uid, err)
 		return
@@ -422,7 +424,7 @@ func (s *Site) adminOutbox(w http.ResponseWriter, r *http.Request, _ httprouter.
 
 func (s *Site) adminRetry(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
 	id, _ := strconv.ParseInt(ps.ByName("id"), 10, 64)
-	if err := s.App.RetryOutbox(r.Context(), uid, id); err != nil {
+	if err := s.App.Admin.RetryOutbox(r.Context(), uid, id); err != nil {
 		s.areaError(w, r, uid, err)
 		return
 	}
@@ -434,11 +436,11 @@ func (s *Site) adminSettings(w http.ResponseWriter, r *http.Request, _ httproute
 		s.areaError(w, r, uid, err)
 		return
 	}
-	s.renderArea(w, r, "admin_settings", "Settings", http.StatusOK, uid, s.App.Settings(r.Context()), "")
+	s.renderArea(w, r, "admin_settings", "Settings", http.StatusOK, uid, s.App.Admin.Settings(r.Context()), "")
 }
 
 func (s *Site) adminSaveSettings(w http.ResponseWriter, r *http.Request, _ httprouter.Params, uid int64) {
-	in := app.SiteSettings{SiteName: r.PostFormValue("site_name"), SiteDescription: r.PostFormValue("site_description")}
+	in := admin.SiteSettings{SiteName: r.PostFormValue("site_name"), SiteDescription: r.PostFormValue("site_description")}
 	var bad []ops.FieldError
 	for name, dst := range map[string]*int{"free_queue_weeks": &in.FreeQueueWeeks, "free_weekly_capacity": &in.FreeWeeklyCapacity} {
 		n, err := strconv.Atoi(strings.TrimSpace(r.PostFormValue(name)))
@@ -451,7 +453,7 @@ func (s *Site) adminSaveSettings(w http.ResponseWriter, r *http.Request, _ httpr
 	if len(bad) > 0 {
 		err = ops.InvalidFields(bad)
 	} else {
-		err = s.App.UpdateSettings(r.Context(), uid, in)
+		err = s.App.Admin.UpdateSettings(r.Context(), uid, in)
 	}
 	if err != nil {
 		e := ops.AsError(err)
@@ -466,12 +468,12 @@ func (s *Site) adminSaveSettings(w http.ResponseWriter, r *http.Request, _ httpr
 }
 
 type auditData struct {
-	app.Page[app.AuditEntry]
+	kernel.Page[admin.AuditEntry]
 	Pager *Pager
 }
 
 func (s *Site) adminAudit(w http.ResponseWriter, r *http.Request, _ httprouter.Params, uid int64) {
-	list, err := s.App.ListAudit(r.Context(), uid, pageOf(r))
+	list, err := s.App.Admin.ListAudit(r.Context(), uid, pageOf(r))
 	if err != nil {
 		s.areaError(w, r, uid, err)
 		return

@@ -13,7 +13,8 @@ import (
 	"testing"
 
 	"launchdir/apitest"
-	"launchdir/app"
+	admindomain "launchdir/app/admin"
+	"launchdir/app/commerce"
 	"launchdir/payments"
 	"launchdir/site"
 )
@@ -36,12 +37,12 @@ func newAreaEnvWith(t *testing.T, o apitest.Options) *areaEnv {
 	if _, err := payments.Setup(e.App, e.Routes, payments.Config{Provider: "test"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := site.Mount(e.Routes, e.App, e.App); err != nil { // as server.go mounts it
+	if _, err := site.Mount(e.Routes, e.App, e.App.People); err != nil { // as server.go mounts it
 		t.Fatal(err)
 	}
 	ae := &areaEnv{Env: e}
-	u, _ := e.App.CreateUser(context.Background(), "admin@example.com", "Ada Admin", "")
-	e.App.SetAdmin(context.Background(), "admin@example.com", true)
+	u, _ := e.App.People.CreateUser(context.Background(), "admin@example.com", "Ada Admin", "")
+	e.App.Admin.SetAdmin(context.Background(), "admin@example.com", true)
 	ae.admin = u.ID
 	return ae
 }
@@ -58,7 +59,7 @@ func (e *areaEnv) as(userID int64) *person {
 	if userID != 0 {
 		// Unknown user ids get a cookie that matches no session.
 		p.cookie = "lds_no_such_session"
-		if sess, err := e.App.StartSession(context.Background(), userID); err == nil {
+		if sess, err := e.App.People.StartSession(context.Background(), userID); err == nil {
 			p.cookie = sess
 		}
 	}
@@ -211,7 +212,7 @@ func TestAdminRevertsAnOwnerEditOnThePage(t *testing.T) {
 	if pg := admin.get("/admin/revisions?page=1001"); pg.status != 400 {
 		t.Errorf("page 1001: %d", pg.status)
 	}
-	revs, _ := e.App.ListRevisions(context.Background(), e.admin, 1, app.AdminPage{})
+	revs, _ := e.App.Admin.ListRevisions(context.Background(), e.admin, 1, admindomain.AdminPage{})
 	id := strconv.FormatInt(revs.Items[0].ID, 10)
 	pg = admin.post("/admin/revisions/"+id+"/revert", "/admin/revisions", url.Values{})
 	if pg.status != 303 || pg.loc != "/admin/revisions?done=reverted&listing=1" {
@@ -329,13 +330,13 @@ func TestAdminModerationWeeksCommerceOutboxSettingsPages(t *testing.T) {
 	if l := e.Do("GET", "/api/v1/me/listings/2", nil, apitest.Bearer(e.APIKey("other@example.com"))...).JSON(); l["moderation_reason"] != "duplicate" {
 		t.Errorf("owner does not see the reason: %v", l["moderation_reason"])
 	}
-	if !e.App.IsBanned(ctx, 3) {
+	if !e.App.Admin.IsBanned(ctx, 3) {
 		t.Error("not banned")
 	}
-	if promos, err := e.App.ListPromos(ctx); err != nil || !promoValid(promos, "WINTER", "2026-12-01T08:30:00Z", "2027-01-01T00:00:00Z") {
+	if promos, err := e.App.Commerce.ListPromos(ctx); err != nil || !promoValid(promos, "WINTER", "2026-12-01T08:30:00Z", "2027-01-01T00:00:00Z") {
 		t.Errorf("promo from the datetime-local form: %+v %v", promos, err)
 	}
-	if s := e.App.Settings(ctx); s.SiteName != "Renamed" || s.FreeQueueWeeks != 3 {
+	if s := e.App.Admin.Settings(ctx); s.SiteName != "Renamed" || s.FreeQueueWeeks != 3 {
 		t.Errorf("settings: %+v", s)
 	}
 	for path, want := range map[string][]string{
@@ -357,7 +358,7 @@ func TestAdminModerationWeeksCommerceOutboxSettingsPages(t *testing.T) {
 	key := apitest.Bearer(e.APIKey("owner@example.com"))
 	r := e.Do("POST", "/api/v1/orders/checkout", apitest.Order(apitest.OrderItem("ai_review", "listing_id", 1)), key...)
 	number := r.JSON()["number"].(string)
-	e.App.ConfirmPayment(ctx, number, "test", "t")
+	e.App.Commerce.ConfirmPayment(ctx, number, "test", "t")
 	if pg := admin.post("/admin/orders/"+number+"/refund", "/admin/commerce", url.Values{"note": {"refunded at Stripe"}}); pg.status != 303 {
 		t.Fatalf("refund: %d %s", pg.status, pg.body)
 	}
@@ -392,7 +393,7 @@ func TestAdminReportsQueuePage(t *testing.T) {
 	}
 }
 
-func promoValid(promos []app.PromoCode, code, from, until string) bool {
+func promoValid(promos []commerce.PromoCode, code, from, until string) bool {
 	for _, p := range promos {
 		if p.Code == code {
 			return p.ValidFrom == from && p.ValidUntil == until

@@ -13,7 +13,7 @@ import (
 	"net/url"
 	"strconv"
 
-	"launchdir/app"
+	"launchdir/app/commerce"
 	"launchdir/ops"
 	"launchdir/routes"
 	"launchdir/site/layout"
@@ -69,7 +69,7 @@ func (s *Site) mountArea(srv *routes.Server) error {
 }
 
 var areaFuncs = template.FuncMap{
-	"human": app.HumanTime,
+	"human": commerce.HumanTime,
 	"cents": func(c int64) string { return fmt.Sprintf("%d.%02d", c/100, c%100) },
 	"deref": func(p *int64) string {
 		if p == nil {
@@ -93,7 +93,7 @@ func (s *Site) person(r *http.Request) (int64, bool) {
 	if err != nil || c.Value == "" {
 		return 0, false
 	}
-	if p, err := s.App.SessionPerson(r.Context(), c.Value); err == nil && p != nil {
+	if p, err := s.App.People.SessionPerson(r.Context(), c.Value); err == nil && p != nil {
 		return p.ID, true
 	}
 	return 0, false
@@ -119,7 +119,7 @@ type areaHandler func(w http.ResponseWriter, r *http.Request, ps httprouter.Para
 func (s *Site) guard(admin bool, h areaHandler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		uid, ok := s.person(r)
-		if admin && (!ok || !s.App.IsAdmin(r.Context(), uid)) {
+		if admin && (!ok || !s.App.Admin.IsAdmin(r.Context(), uid)) {
 			s.privateNotFound(w, r)
 			return
 		}
@@ -158,7 +158,7 @@ type areaPage struct {
 
 // renderArea writes a private page (never cached, not indexed).
 func (s *Site) renderArea(w http.ResponseWriter, r *http.Request, name, title string, status int, uid int64, data any, errMsg string) {
-	p := areaPage{CSRF: s.csrfToken(r, uid), Error: errMsg, Admin: s.App.IsAdmin(r.Context(), uid), Data: data}
+	p := areaPage{CSRF: s.csrfToken(r, uid), Error: errMsg, Admin: s.App.Admin.IsAdmin(r.Context(), uid), Data: data}
 	if d := r.URL.Query().Get("done"); d != "" && errMsg == "" {
 		p.Done = doneMessages[d]
 	}

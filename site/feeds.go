@@ -120,7 +120,7 @@ func writeXML(w http.ResponseWriter, r *http.Request, v any) {
 // sitemap is an index: the fixed pages, categories, founders and posts in
 // one file, listings in files of sitemapSize, so 100k listings stay valid.
 func (s *Site) sitemap(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
-	n, err := s.App.LiveListingCount(r.Context())
+	n, err := s.App.Catalog.LiveListingCount(r.Context())
 	if err != nil {
 		s.errorPage(w, r, err)
 		return
@@ -151,7 +151,7 @@ func (s *Site) sitemapPart(w http.ResponseWriter, r *http.Request, ps httprouter
 			set.URLs = append(set.URLs, smURL{Loc: base + "/leaderboards/" + b.Slug})
 		}
 		for _, k := range []struct{ kind, prefix string }{{"category", "/categories/"}, {"founder", "/founders/"}, {"post", "/blog/"}} {
-			es, err := s.App.SitemapOthers(ctx, k.kind)
+			es, err := s.App.Catalog.SitemapOthers(ctx, k.kind)
 			if err != nil {
 				s.errorPage(w, r, err)
 				return
@@ -170,7 +170,7 @@ func (s *Site) sitemapPart(w http.ResponseWriter, r *http.Request, ps httprouter
 		s.notFound(w, r, "There is no sitemap "+file+".")
 		return
 	}
-	es, err := s.App.SitemapListings(ctx, (i-1)*sitemapSize, sitemapSize)
+	es, err := s.App.Catalog.SitemapListings(ctx, (i-1)*sitemapSize, sitemapSize)
 	if err != nil {
 		s.errorPage(w, r, err)
 		return

@@ -6,7 +6,8 @@ import (
 	"net/http"
 	"strings"
 
-	"launchdir/app"
+	"launchdir/app/drafting"
+	"launchdir/app/kernel"
 	"launchdir/ops"
 	"launchdir/routes"
 
@@ -36,7 +37,7 @@ func (s *Site) mountFounderDrafts(srv *routes.Server) {
 }
 
 type myDraftsData struct {
-	app.Page[app.Draft]
+	kernel.Page[drafting.Draft]
 	Pager *Pager
 	URL   string
 }
@@ -57,7 +58,7 @@ func (s *Site) myDrafts(w http.ResponseWriter, r *http.Request, _ httprouter.Par
 
 func (s *Site) mySubmitURL(w http.ResponseWriter, r *http.Request, _ httprouter.Params, uid int64) {
 	u := strings.TrimSpace(r.PostFormValue("url"))
-	var d app.Draft
+	var d drafting.Draft
 	if err := s.op(r.Context(), uid, "submit_listing", map[string]any{"url": u}, &d); err != nil {
 		e := ops.AsError(err)
 		if e.Code == ops.CodeInternal || e.Code == ops.CodeUnauthorized {
@@ -74,36 +75,36 @@ type draftField struct {
 	Name  string
 	List  bool
 	Text  string // the value as typed in the form (lists one per line)
-	Field *app.Field
+	Field *drafting.Field
 }
 
 type myDraftData struct {
-	D        *app.Draft
+	D        *drafting.Draft
 	Fields   []draftField
-	FAQRows  []app.DraftFAQ     // the FAQs plus empty rows, 5 in all
-	Founders []app.DraftFounder // the founders plus one empty row, at most 6
+	FAQRows  []drafting.DraftFAQ     // the FAQs plus empty rows, 5 in all
+	Founders []drafting.DraftFounder // the founders plus one empty row, at most 6
 	Story    []storyPart
 	// CompanySocials and FounderSocials (the primary founder's) are the
 	// social link forms.
 	CompanySocials, FounderSocials []socialLink
 	Working                        bool
-	Crawl                          app.DraftCrawl // current page, robots decisions // crawling or drafting
+	Crawl                          drafting.DraftCrawl // current page, robots decisions // crawling or drafting
 	Read                           int
 	Planned                        int
 }
 
 func (s *Site) loadDraft(r *http.Request, uid int64, id string) (*myDraftData, error) {
-	var d app.Draft
+	var d drafting.Draft
 	if err := s.op(r.Context(), uid, "get_draft", map[string]any{"id": id}, &d); err != nil {
 		return nil, err
 	}
 	out := &myDraftData{D: &d, Working: d.Status == "crawling" || d.Status == "drafting"}
-	out.Read, out.Planned = s.App.DraftProgress(d.ID)
-	out.Crawl = s.App.DraftCrawlDetail(r.Context(), d.ID)
+	out.Read, out.Planned = s.App.Drafting.DraftProgress(d.ID)
+	out.Crawl = s.App.Drafting.DraftCrawlDetail(r.Context(), d.ID)
 	if !out.Working || out.Read < len(d.PagesRead) {
 		out.Read = len(d.PagesRead) // the worker's counter ends with the job
 	}
-	for _, f := range app.DraftFields() {
+	for _, f := range drafting.DraftFields() {
 		df := draftField{Name: f.Name, List: f.List, Field: d.Fields[f.Name]}
 		if df.Field != nil {
 			df.Text = fieldText(df.Field.Value)
@@ -112,15 +113,15 @@ func (s *Site) loadDraft(r *http.Request, uid int64, id string) (*myDraftData, e
 	}
 	out.FAQRows = append(out.FAQRows, d.FAQs...)
 	for len(out.FAQRows) < 5 {
-		out.FAQRows = append(out.FAQRows, app.DraftFAQ{})
+		out.FAQRows = append(out.FAQRows, drafting.DraftFAQ{})
 	}
 	out.Founders = append(out.Founders, d.Founders...)
 	if len(out.Founders) < 6 {
-		out.Founders = append(out.Founders, app.DraftFounder{})
+		out.Founders = append(out.Founders, drafting.DraftFounder{})
 	}
 	out.CompanySocials, out.FounderSocials = socialRows("c-", d.CompanySocials), socialRows("p-", d.FounderSocials)
 	out.Story = append(out.Story, storyPart{Name: "title", Value: d.Story["title"]})
-	for _, sec := range app.StorySections() {
+	for _, sec := range kernel.StorySections() {
 		out.Story = append(out.Story, storyPart{Name: sec, Value: d.Story[sec], Long: true})
 	}
 	return out, nil
@@ -176,7 +177,7 @@ func (s *Site) myDraftMore(w http.ResponseWriter, r *http.Request, ps httprouter
 		args["founders"] = founders
 	case "story":
 		story := map[string]any{"title": f.Get("title")}
-		for _, sec := range app.StorySections() {
+		for _, sec := range kernel.StorySections() {
 			story[sec] = f.Get(sec)
 		}
 		args["story"] = story
@@ -257,7 +258,7 @@ func (s *Site) myDraftField(w http.ResponseWriter, r *http.Request, ps httproute
 	switch r.PostFormValue("do") {
 	case "save":
 		var v any = r.PostFormValue("value")
-		for _, f := range app.DraftFields() {
+		for _, f := range drafting.DraftFields() {
 			if f.Name == name && f.List {
 				items := []any{}
 				for _, line := range strings.Split(v.(string), "\n") {
@@ -323,7 +324,7 @@ func (s *Site) myDraftInvite(w http.ResponseWriter, r *http.Request, ps httprout
 
 func (s *Site) myDraftSubmit(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
 	id := ps.ByName("id")
-	var res app.SubmittedDraft
+	var res drafting.SubmittedDraft
 	if err := s.op(r.Context(), uid, "submit_draft", map[string]any{"id": id}, &res); err != nil {
 		s.draftRefusal(w, r, uid, id, err)
 		return

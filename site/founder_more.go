@@ -7,7 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"launchdir/app"
+	"launchdir/app/catalog"
+	"launchdir/app/kernel"
 	"launchdir/ops"
 
 	"github.com/julienschmidt/httprouter"
@@ -29,11 +30,11 @@ type interviewQ struct {
 // loadInterview reads the questions (list_interview_questions) and the
 // person's answers.
 func (s *Site) loadInterview(ctx context.Context, uid int64) ([]interviewQ, error) {
-	var qs app.InterviewQuestions
+	var qs catalog.InterviewQuestions
 	if err := s.op(ctx, uid, "list_interview_questions", nil, &qs); err != nil {
 		return nil, err
 	}
-	mine, err := s.App.MyInterview(ctx, uid)
+	mine, err := s.App.Owning.MyInterview(ctx, uid)
 	if err != nil {
 		return nil, err
 	}
@@ -103,8 +104,8 @@ type socialLink struct{ Name, Platform, Value string }
 
 // socialRows lists every platform the operations take with its link.
 func socialRows(prefix string, links map[string]string) []socialLink {
-	out := make([]socialLink, 0, len(app.SocialPlatforms))
-	for _, p := range app.SocialPlatforms {
+	out := make([]socialLink, 0, len(kernel.SocialPlatforms))
+	for _, p := range kernel.SocialPlatforms {
 		out = append(out, socialLink{Name: prefix + p, Platform: p, Value: links[p]})
 	}
 	return out
@@ -114,7 +115,7 @@ func socialRows(prefix string, links map[string]string) []socialLink {
 // empty link is left out, so the map replaces all links.
 func socialsForm(r *http.Request, prefix string) map[string]any {
 	out := map[string]any{}
-	for _, p := range app.SocialPlatforms {
+	for _, p := range kernel.SocialPlatforms {
 		if v := strings.TrimSpace(r.PostFormValue(prefix + p)); v != "" {
 			out[p] = v
 		}

@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"strconv"
 
-	"launchdir/app"
+	"launchdir/app/people"
 	"launchdir/ops"
 	"launchdir/routes"
 
@@ -28,17 +28,17 @@ func (s *Site) mountFounder(srv *routes.Server) {
 }
 
 type keysData struct {
-	Keys    []app.APIKey
+	Keys    []people.APIKey
 	Scopes  []string
 	Chosen  []string
 	Name    string
 	Secret  string
-	Created *app.APIKey
+	Created *people.APIKey
 	APIURL  string
 }
 
 func (s *Site) keysPage(w http.ResponseWriter, r *http.Request, uid int64, status int, d keysData, errMsg string) {
-	keys, err := s.App.UserAPIKeys(r.Context(), uid)
+	keys, err := s.App.People.UserAPIKeys(r.Context(), uid)
 	if err != nil {
 		s.areaError(w, r, uid, err)
 		return
@@ -55,7 +55,7 @@ func (s *Site) founderKeys(w http.ResponseWriter, r *http.Request, _ httprouter.
 // secret exists only in this response.
 func (s *Site) founderCreateKey(w http.ResponseWriter, r *http.Request, _ httprouter.Params, uid int64) {
 	scopes := r.PostForm["scopes"]
-	secret, k, err := s.App.CreateUserAPIKey(r.Context(), uid, r.PostFormValue("name"), scopes)
+	secret, k, err := s.App.People.CreateUserAPIKey(r.Context(), uid, r.PostFormValue("name"), scopes)
 	if err != nil {
 		e := ops.AsError(err)
 		if e.Code != ops.CodeInvalid {
@@ -70,7 +70,7 @@ func (s *Site) founderCreateKey(w http.ResponseWriter, r *http.Request, _ httpro
 
 func (s *Site) founderRevokeKey(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
 	id, _ := strconv.ParseInt(ps.ByName("id"), 10, 64)
-	if err := s.App.RevokeUserAPIKey(r.Context(), uid, id); err != nil {
+	if err := s.App.People.RevokeUserAPIKey(r.Context(), uid, id); err != nil {
 		s.areaError(w, r, uid, err)
 		return
 	}
@@ -78,7 +78,7 @@ func (s *Site) founderRevokeKey(w http.ResponseWriter, r *http.Request, ps httpr
 }
 
 func (s *Site) founderGrants(w http.ResponseWriter, r *http.Request, _ httprouter.Params, uid int64) {
-	grants, err := s.App.UserOAuthGrants(r.Context(), uid)
+	grants, err := s.App.People.UserOAuthGrants(r.Context(), uid)
 	if err != nil {
 		s.areaError(w, r, uid, err)
 		return
@@ -88,7 +88,7 @@ func (s *Site) founderGrants(w http.ResponseWriter, r *http.Request, _ httproute
 
 func (s *Site) founderRevokeGrant(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
 	id, _ := strconv.ParseInt(ps.ByName("id"), 10, 64)
-	if err := s.App.RevokeOAuthGrant(r.Context(), uid, id); err != nil {
+	if err := s.App.People.RevokeOAuthGrant(r.Context(), uid, id); err != nil {
 		s.areaError(w, r, uid, err)
 		return
 	}

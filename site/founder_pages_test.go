@@ -1,13 +1,12 @@
 package site_test
 
 import (
+	"launchdir/app/kernel"
 	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
-
-	"launchdir/app"
 )
 
 var secretRe = regexp.MustCompile(`<code id="secret">(ldk_[a-z0-9]+)</code>`)
@@ -46,7 +45,7 @@ func TestFounderCreatesAKeyAndUsesItAgainstTheAPI(t *testing.T) {
 	if strings.Contains(pg.body, secret) || !strings.Contains(pg.body, secret[:12]+"…") || !strings.Contains(pg.body, "account:read, orders:write") {
 		t.Fatalf("list: %s", pg.body)
 	}
-	keys, _ := e.App.UserAPIKeys(t.Context(), 1)
+	keys, _ := e.App.People.UserAPIKeys(t.Context(), 1)
 	id := keys[0].ID
 	// Another founder cannot revoke it: 404.
 	if pg := e.as(2).post("/me/keys/"+itoa(id)+"/revoke", "/me/keys", url.Values{}); pg.status != 404 {
@@ -78,7 +77,7 @@ func TestFounderRevokesAnOAuthGrant(t *testing.T) {
 		VALUES ('c1', 'Claude Desktop', '[]', '[]', '[]', 'account:read', '2026-11-01T00:00:00Z')`)
 	mustExec(t, e, `INSERT INTO oauth_grants(id, client_id, user_id, scope, resource, created_at) VALUES (1, 'c1', 1, 'account:read', ?, '2026-11-01T00:00:00Z')`, e.App.MCPURL())
 	token := "lda_pagetesttoken"
-	mustExec(t, e, `INSERT INTO oauth_tokens(hash, kind, grant_id, scope, created_at, expires_at) VALUES (?, 'access', 1, 'account:read', '2026-11-18T00:00:00Z', '2026-11-19T00:00:00Z')`, app.HashSecret(token))
+	mustExec(t, e, `INSERT INTO oauth_tokens(hash, kind, grant_id, scope, created_at, expires_at) VALUES (?, 'access', 1, 'account:read', '2026-11-18T00:00:00Z', '2026-11-19T00:00:00Z')`, kernel.HashSecret(token))
 	owner := e.as(1)
 	pg := owner.get("/me/grants")
 	if pg.status != 200 || !strings.Contains(pg.body, "Claude Desktop") || !strings.Contains(pg.body, "1 November 2026") {

@@ -7,7 +7,10 @@ import (
 	"net/url"
 	"strings"
 
-	"launchdir/app"
+	"launchdir/app/catalog"
+	"launchdir/app/commerce"
+	"launchdir/app/kernel"
+	"launchdir/app/owning"
 	"launchdir/ops"
 	"launchdir/routes"
 
@@ -22,7 +25,7 @@ import (
 
 // op runs one operation as the signed-in person and decodes its body.
 func (s *Site) op(ctx context.Context, uid int64, opID string, args map[string]any, out any) error {
-	p, err := s.App.SessionPrincipal(ctx, uid)
+	p, err := s.App.People.SessionPrincipal(ctx, uid)
 	if err != nil {
 		return err
 	}
@@ -62,7 +65,7 @@ func (s *Site) mountFounderWork(srv *routes.Server) {
 }
 
 type myListingsData struct {
-	app.Page[app.MyListing]
+	kernel.Page[owning.MyListing]
 	Pager *Pager
 }
 
@@ -109,16 +112,16 @@ var ownerFactFields = []struct{ Name, Label string }{
 }
 
 type myListingData struct {
-	L        *app.OwnerListing
+	L        *owning.OwnerListing
 	Facts    []factField
-	Products []app.ProductView
+	Products []commerce.ProductView
 	Weeks    []string
-	Quote    *app.Quote
+	Quote    *commerce.Quote
 	Buy      url.Values
-	Free     *app.FreeLaunch
+	Free     *owning.FreeLaunch
 	Missing  []ops.FieldError
 	Story    []storyPart
-	Badge    *app.Badges // embed code for the free launch's badge rule
+	Badge    *catalog.Badges // embed code for the free launch's badge rule
 	// Interview is every question with the person's answer (answers
 	// belong to the person, not the listing).
 	Interview []interviewQ
@@ -133,7 +136,7 @@ type factField struct {
 }
 
 func (s *Site) loadMyListing(ctx context.Context, uid int64, id string) (*myListingData, error) {
-	var l app.OwnerListing
+	var l owning.OwnerListing
 	if err := s.op(ctx, uid, "get_my_listing", map[string]any{"listing_id": idArg(id)}, &l); err != nil {
 		return nil, err
 	}
@@ -155,7 +158,7 @@ func (s *Site) loadMyListing(ctx context.Context, uid int64, id string) (*myList
 		d.Facts = append(d.Facts, factField{Name: f.Name, Label: f.Label, Value: v, Long: f.Name == "description"})
 	}
 	d.Story = append(d.Story, storyPart{Name: "title", Value: storyValue(l.Story, "title")})
-	for _, sec := range app.StorySections() {
+	for _, sec := range kernel.StorySections() {
 		d.Story = append(d.Story, storyPart{Name: sec, Value: storyValue(l.Story, sec), Long: true})
 	}
 	d.Socials = socialRows("s-", l.Socials)
@@ -166,12 +169,12 @@ func (s *Site) loadMyListing(ctx context.Context, uid int64, id string) (*myList
 	d.Interview = iv
 	d.Categories = s.loadBuyCategories(ctx, uid)
 	if l.Listing != nil && (l.Status == "draft" || l.Status == "awaiting_badge") {
-		var b app.Badges
+		var b catalog.Badges
 		if err := s.op(ctx, uid, "get_badges", map[string]any{"slug": l.Slug}, &b); err == nil {
 			d.Badge = &b
 		}
 	}
-	var prods app.Products
+	var prods commerce.Products
 	if err := s.op(ctx, uid, "list_products", nil, &prods); err == nil {
 		d.Products = prods.Products
 		d.Weeks = prods.BookableWeeks
@@ -251,7 +254,7 @@ func (s *Site) myListingUpdate(w http.ResponseWriter, r *http.Request, ps httpro
 }
 
 func (s *Site) myListingFree(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
-	var f app.FreeLaunch
+	var f owning.FreeLaunch
 	err := s.op(r.Context(), uid, "choose_free_listing", map[string]any{"listing_id": idArg(ps.ByName("id"))}, &f)
 	if err != nil {
 		s.listingRefusal(w, r, uid, err, func(d *myListingData) { d.Missing = ops.AsError(err).Fields })
@@ -280,7 +283,7 @@ func (s *Site) myListingBuy(w http.ResponseWriter, r *http.Request, ps httproute
 		args["promo_code"] = v
 	}
 	if r.PostFormValue("action") == "checkout" {
-		var o app.Order
+		var o commerce.Order
 		if err := s.op(r.Context(), uid, "create_checkout", args, &o); err != nil {
 			s.listingRefusal(w, r, uid, err, keep)
 			return
@@ -288,7 +291,7 @@ func (s *Site) myListingBuy(w http.ResponseWriter, r *http.Request, ps httproute
 		http.Redirect(w, r, o.CheckoutURL, http.StatusSeeOther)
 		return
 	}
-	var q app.QuoteResult
+	var q commerce.QuoteResult
 	if err := s.op(r.Context(), uid, "quote_order", args, &q); err != nil {
 		s.listingRefusal(w, r, uid, err, keep)
 		return
@@ -303,7 +306,7 @@ func (s *Site) myListingBuy(w http.ResponseWriter, r *http.Request, ps httproute
 }
 
 type myOrdersData struct {
-	app.Page[app.Order]
+	kernel.Page[commerce.Order]
 	Pager *Pager
 }
 
@@ -318,7 +321,7 @@ func (s *Site) myOrders(w http.ResponseWriter, r *http.Request, _ httprouter.Par
 }
 
 func (s *Site) myOrder(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
-	var o app.Order
+	var o commerce.Order
 	if err := s.op(r.Context(), uid, "get_order", map[string]any{"number": ps.ByName("number")}, &o); err != nil {
 		s.areaError(w, r, uid, err)
 		return
@@ -327,7 +330,7 @@ func (s *Site) myOrder(w http.ResponseWriter, r *http.Request, ps httprouter.Par
 }
 
 type myClaimsData struct {
-	app.Page[app.Claim]
+	kernel.Page[owning.Claim]
 	Pager *Pager
 	Form  url.Values
 }
@@ -368,7 +371,7 @@ func (s *Site) myClaimNew(w http.ResponseWriter, r *http.Request, _ httprouter.P
 }
 
 func (s *Site) myClaimVerify(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
-	var c app.Claim
+	var c owning.Claim
 	if err := s.op(r.Context(), uid, "verify_claim", map[string]any{"claim_id": idArg(ps.ByName("id"))}, &c); err != nil {
 		s.claimRefusal(w, r, uid, err)
 		return
@@ -393,7 +396,7 @@ func storyValue(st any, name string) string {
 // publicly once the story is unlocked).
 func (s *Site) myListingStory(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
 	args := map[string]any{"listing_id": idArg(ps.ByName("id")), "title": r.PostFormValue("title")}
-	for _, sec := range app.StorySections() {
+	for _, sec := range kernel.StorySections() {
 		args[sec] = r.PostFormValue(sec)
 	}
 	if err := s.op(r.Context(), uid, "set_founder_story", args, nil); err != nil {

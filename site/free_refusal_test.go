@@ -2,11 +2,10 @@ package site_test
 
 import (
 	"context"
+	"launchdir/app/commerce"
 	"net/url"
 	"strings"
 	"testing"
-
-	"launchdir/app"
 )
 
 // The free launch of a listing that already launched is refused on the
@@ -24,7 +23,7 @@ func TestFreeLaunchOfLaunchedListing(t *testing.T) {
 // up to the total.
 func TestFounderQuoteShowsDiscount(t *testing.T) {
 	e := newAreaEnv(t)
-	if err := e.App.CreatePromo(context.Background(), app.PromoCode{Code: "TEN", Kind: "percent", Value: 10}); err != nil {
+	if err := e.App.Commerce.CreatePromo(context.Background(), commerce.PromoCode{Code: "TEN", Kind: "percent", Value: 10}); err != nil {
 		t.Fatal(err)
 	}
 	owner := e.as(1)

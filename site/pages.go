@@ -9,7 +9,8 @@ import (
 	"sync"
 	"time"
 
-	"launchdir/app"
+	"launchdir/app/kernel"
+	"launchdir/app/people"
 	"launchdir/db"
 	"launchdir/ops"
 
@@ -72,7 +73,7 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request, _ httprouter.Params)
 			return
 		}
 	}
-	d := homeData{Week: app.WeekOf(s.App.Now())}
+	d := homeData{Week: kernel.WeekOf(s.App.Now())}
 	section := func(name, n string, dst *list[db.Summary]) func() error {
 		return func() error {
 			return s.call(ctx, "list_launches", map[string]string{"section": name, "per_page": n}, dst)
@@ -84,7 +85,7 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request, _ httprouter.Params)
 		return s.call(ctx, "get_launch_week", map[string]string{"week": "next", "per_page": "10"}, &d.Upcoming)
 	}
 	err := parallel(section("today", "10", &d.Today), section("this-week", "20", &d.ThisWeek), next, func() (err error) {
-		d.Featured, err = s.App.FeaturedInWeek(ctx, d.Week)
+		d.Featured, err = s.App.Catalog.FeaturedInWeek(ctx, d.Week)
 		return err
 	})
 	if err != nil {
@@ -127,8 +128,8 @@ type listingData struct {
 	L            *db.Listing
 	Alternatives list[db.Alternative]
 	Badge        badgeInfo
-	Viewer       *app.Viewer
-	Reviews      []app.Review
+	Viewer       *people.Viewer
+	Reviews      []people.Review
 	ReviewTotal  int
 	Done         string
 	Awards       list[db.Award]
@@ -201,7 +202,7 @@ func (s *Site) alternatives(w http.ResponseWriter, r *http.Request, ps httproute
 
 type reviewsData struct {
 	L       *db.Listing
-	Reviews []app.Review
+	Reviews []people.Review
 	Pager   *Pager
 }
 
@@ -295,7 +296,7 @@ func (s *Site) launchWeek(w http.ResponseWriter, r *http.Request, ps httprouter.
 	d.Pager = d.list.pager(r)
 	start, _ := time.Parse("2006-01-02", d.Week)
 	d.Prev, d.Next = start.AddDate(0, 0, -7).Format("2006-01-02"), start.AddDate(0, 0, 7).Format("2006-01-02")
-	d.Current = app.WeekOf(s.App.Now())
+	d.Current = kernel.WeekOf(s.App.Now())
 	p := s.page(r, "Launches of the week of "+humanDate(d.Starts), fmt.Sprintf("Products launching from %s to %s, ranked by the week's community votes.", humanDate(d.Starts), humanDate(d.Ends)), d)
 	p.Nav = "launches"
 	s.render(w, r, "week", p)

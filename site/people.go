@@ -12,7 +12,8 @@ import (
 	"strconv"
 	"strings"
 
-	"launchdir/app"
+	"launchdir/app/kernel"
+	"launchdir/app/people"
 	"launchdir/db"
 	"launchdir/ops"
 	"launchdir/routes"
@@ -20,36 +21,36 @@ import (
 	"github.com/julienschmidt/httprouter"
 )
 
-// The people types are the business layer's (app/people_*.go, app/community.go).
+// The people types are the business layer's (app/people).
 type (
-	Person = app.Person
-	Viewer = app.Viewer
-	Review = app.Review
+	Person = people.Person
+	Viewer = people.Viewer
+	Review = people.Review
 )
 
-// People is the business layer for people (*app.App): accounts, sessions,
+// People is the business layer for people (app/people): accounts, sessions,
 // votes, follows, reviews and reports. The site only calls it; every rule
 // (who may vote, what counts, limits) lives behind it. Mount takes nil to
 // serve the public pages only.
 type People interface {
-	SignUp(ctx context.Context, email, password, name string) (*app.Person, error)
-	VerifyEmail(ctx context.Context, token string) (*app.Person, error)
-	SignIn(ctx context.Context, email, password, ip string) (string, *app.Person, error)
-	SessionPerson(ctx context.Context, session string) (*app.Person, error)
+	SignUp(ctx context.Context, email, password, name string) (*people.Person, error)
+	VerifyEmail(ctx context.Context, token string) (*people.Person, error)
+	SignIn(ctx context.Context, email, password, ip string) (string, *people.Person, error)
+	SessionPerson(ctx context.Context, session string) (*people.Person, error)
 	SignOut(ctx context.Context, session string) error
 	RequestPasswordReset(ctx context.Context, email string) error
 	ResetPassword(ctx context.Context, token, password string) error
-	ToggleVote(ctx context.Context, userID int64, slug, ip string) (app.VoteState, error)
+	ToggleVote(ctx context.Context, userID int64, slug, ip string) (people.VoteState, error)
 	ToggleFollow(ctx context.Context, userID int64, slug string) (bool, error)
-	Following(ctx context.Context, userID int64, page, perPage int) (app.Page[db.Summary], error)
+	Following(ctx context.Context, userID int64, page, perPage int) (kernel.Page[db.Summary], error)
 	Unsubscribe(ctx context.Context, token string) error
-	SaveReview(ctx context.Context, userID int64, slug string, rating int, body string) (*app.Review, error)
-	ListingReviews(ctx context.Context, slug string, page, perPage int) (app.Page[app.Review], error)
+	SaveReview(ctx context.Context, userID int64, slug string, rating int, body string) (*people.Review, error)
+	ListingReviews(ctx context.Context, slug string, page, perPage int) (kernel.Page[people.Review], error)
 	Report(ctx context.Context, userID int64, kind, target, reason string) error
-	ViewerOf(ctx context.Context, userID int64, slug string) (app.Viewer, error)
+	ViewerOf(ctx context.Context, userID int64, slug string) (people.Viewer, error)
 }
 
-var _ People = (*app.App)(nil)
+var _ People = (*people.Service)(nil)
 
 const (
 	sessionCookie = "ld_session"
@@ -279,7 +280,7 @@ func (s *Site) signIn(w http.ResponseWriter, r *http.Request, _ httprouter.Param
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: session, Path: "/", HttpOnly: true, Secure: s.secure,
-		SameSite: http.SameSiteLaxMode, MaxAge: int(app.SessionTTL.Seconds())})
+		SameSite: http.SameSiteLaxMode, MaxAge: int(people.SessionTTL.Seconds())})
 	http.Redirect(w, r, d.Next, http.StatusSeeOther)
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"launchdir/apitest"
 	"launchdir/app"
+	"launchdir/app/kernel"
 
 	"github.com/chromedp/chromedp"
 )
@@ -411,7 +412,7 @@ func TestBrowserPeople(t *testing.T) {
 	var slug string
 	var lid int64
 	e.DB.R.QueryRow(`SELECT slug, id FROM listings WHERE status = 'live' AND launch_week = ? ORDER BY votes LIMIT 1`,
-		app.WeekOf(apitest.Now.AddDate(0, 0, -7))).Scan(&slug, &lid)
+		kernel.WeekOf(apitest.Now.AddDate(0, 0, -7))).Scan(&slug, &lid)
 	badge := func() string { return string(e.Do("GET", "/badges/"+slug+".svg", nil).Body) }
 	badgeBefore := badge()
 

@@ -10,6 +10,7 @@ import (
 
 	"launchdir/apitest"
 	"launchdir/app"
+	"launchdir/app/kernel"
 	"launchdir/demo"
 	"launchdir/oauth"
 	"launchdir/payments"
@@ -36,7 +37,7 @@ func newEnvWith(t testing.TB, setup func(*app.App)) *apitest.Env {
 		t.Fatal(err)
 	}
 	oauth.New(e.App, oauth.Options{BaseURL: e.URL}).Mount(e.Routes)
-	if _, err := site.Mount(e.Routes, e.App, e.App); err != nil {
+	if _, err := site.Mount(e.Routes, e.App, e.App.People); err != nil {
 		t.Fatal(err)
 	}
 	return e
@@ -328,7 +329,7 @@ func TestBlogMarkdownSanitised(t *testing.T) {
 func TestFeaturedMarkedPaid(t *testing.T) {
 	e := newEnv(t)
 	_, err := e.DB.W.Exec(`DELETE FROM featured_slots; INSERT INTO featured_slots (listing_id, week)
-		SELECT id, ? FROM listings WHERE status = 'live' ORDER BY id LIMIT 1`, app.WeekOf(apitest.Now))
+		SELECT id, ? FROM listings WHERE status = 'live' ORDER BY id LIMIT 1`, kernel.WeekOf(apitest.Now))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,11 +21,11 @@ import (
 func TestWeekRankFollowsVotesBansMovesAndRelaunches(t *testing.T) {
 	ctx := context.Background()
 	e := peopleEnv(t)
-	u, err := e.App.CreateUser(ctx, "admin@example.com", "Ada Admin", "")
+	u, err := e.App.People.CreateUser(ctx, "admin@example.com", "Ada Admin", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.App.SetAdmin(ctx, "admin@example.com", true)
+	e.App.Admin.SetAdmin(ctx, "admin@example.com", true)
 	admin := (&areaEnv{Env: e, admin: u.ID}).as(u.ID)
 	const this, last = "2026-11-16", "2026-11-09" // apitest.Now's week and the one before
 	scalar := func(q string, args ...any) string {

@@ -1,0 +1,159 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"html"
+	"net/url"
+	"slices"
+	"strings"
+
+	"launchdir/app/kernel"
+	"launchdir/db"
+	"launchdir/ops"
+)
+
+var (
+	badgeShapes = []string{"standard", "outline", "pill", "banner", "square"}
+	badgeModes  = []string{"light", "dark", "auto"}
+	badgeSizes  = []string{"s", "m", "l"}
+)
+
+// BadgeURL is the SVG image address of a badge variant.
+func (a *Service) BadgeURL(slug, shape, mode, size string) string {
+	q := url.Values{"shape": {shape}, "mode": {mode}, "size": {size}}
+	return a.Cfg.BaseURL + "/badges/" + slug + ".svg?" + q.Encode()
+}
+
+// badgeStatuses can show a badge: an owner places it before the free launch
+// (which checks for it), so unpublished listings need one too.
+const badgeStatuses = "('live','scheduled','draft','awaiting_badge')"
+
+// badgeListing finds a listing for its badge. Live and scheduled listings
+// are public; an unpublished one only for its owner (the REST door), or
+// as the image itself, which the owner embeds on their own site.
+func (a *Service) badgeListing(ctx context.Context, slug string, userID int64, image bool) (*db.Listing, error) {
+	l, err := a.DB.GetListingBy(ctx, a.DB.R, "l.slug = ? AND l.status IN "+badgeStatuses, slug)
+	if err != nil {
+		return nil, kernel.NotFound(err, "listing "+slug)
+	}
+	if image || l.Status == "live" || l.Status == "scheduled" {
+		return l, nil
+	}
+	if userID == 0 || a.OwnListing(ctx, a.DB.R, userID, l.ID) != nil {
+		return nil, ops.NotFound("listing " + slug)
+	}
+	return l, nil
+}
+
+func (a *Service) getBadges(ctx context.Context, in *ops.Input) (any, error) {
+	slug := in.Str("slug")
+	l, err := a.badgeListing(ctx, slug, in.UserID(), false)
+	if err != nil {
+		return nil, err
+	}
+	shape, mode, size := in.Str("shape"), in.Str("mode"), in.Str("size")
+	img := a.BadgeURL(slug, shape, mode, size)
+	alt := html.EscapeString(fmt.Sprintf("%s on %s", l.Name, a.Cfg.SiteName))
+	embed := fmt.Sprintf(`<a href="%s" target="_blank" rel="noopener"><img src="%s" alt="%s" width="%d" height="%d" /></a>`,
+		html.EscapeString(a.ListingURL(slug)), html.EscapeString(img), alt, badgeDims(shape, size).w, badgeDims(shape, size).h)
+	variants := map[string]string{}
+	for _, m := range badgeModes {
+		variants[m] = a.BadgeURL(slug, shape, m, size)
+	}
+	return Badges{
+		Listing: l.Summary, Shape: shape, Mode: mode, Size: size,
+		HTML: embed, ImageURL: img, ImageURLs: variants, Link: a.ListingURL(slug),
+		Shapes: badgeShapes, Modes: badgeModes, Sizes: badgeSizes,
+		Note: "Keep the link to the listing page: the free launch checks the homepage for this badge or a link back.",
+	}, nil
+}
+
+type dims struct{ w, h int }
+
+func badgeDims(shape, size string) dims {
+	scale := map[string]float64{"s": 0.75, "m": 1, "l": 1.5}[size]
+	if scale == 0 {
+		scale = 1
+	}
+	base := map[string]dims{"standard": {250, 54}, "outline": {250, 54}, "pill": {220, 40}, "banner": {468, 60}, "square": {120, 120}}[shape]
+	if base.w == 0 {
+		base = dims{250, 54}
+	}
+	return dims{int(float64(base.w) * scale), int(float64(base.h) * scale)}
+}
+
+// BadgeSVG renders a badge showing the listing's live weekly rank when it is
+// launching this week, else its vote count. mode auto follows the viewer's
+// prefers-color-scheme inside the SVG.
+func (a *Service) BadgeSVG(ctx context.Context, slug, shape, mode, size string) (string, error) {
+	for _, p := range []struct {
+		name, value string
+		allowed     []string
+	}{{"shape", shape, badgeShapes}, {"mode", mode, badgeModes}, {"size", size, badgeSizes}} {
+		if !slices.Contains(p.allowed, p.value) {
+			return "", ops.Invalid(p.name, "must be one of %s", strings.Join(p.allowed, ", "))
+		}
+	}
+	l, err := a.badgeListing(ctx, slug, 0, true)
+	if err != nil {
+		return "", err
+	}
+	metric := fmt.Sprintf("▲ %d votes", l.Votes)
+	if rank, ok := a.weeklyRank(ctx, l.ID, l.LaunchWeek); ok {
+		metric = fmt.Sprintf("#%d this week", rank)
+	}
+	if l.Status != "live" {
+		metric = "Launching soon"
+	}
+	d := badgeDims(shape, size)
+	return renderBadge(shape, mode, d, strings.ToUpper(a.Cfg.SiteName), metric, l.Name), nil
+}
+
+func (a *Service) weeklyRank(ctx context.Context, id int64, week string) (int, bool) {
+	if week != kernel.WeekOf(a.Now()) {
+		return 0, false
+	}
+	var rank int
+	err := a.DB.R.QueryRowContext(ctx, `SELECT 1 + count(*) FROM weekly_votes w JOIN listings l ON l.id = w.listing_id
+		WHERE w.week = ?1 AND l.launch_week = ?1 AND l.status = 'live'
+		AND w.votes > coalesce((SELECT votes FROM weekly_votes WHERE week = ?1 AND listing_id = ?2), 0)`, week, id).Scan(&rank)
+	return rank, err == nil
+}
+
+func renderBadge(shape, mode string, d dims, site, metric, name string) string {
+	bg, fg, border := "#ffffff", "#111827", "#d1d5db"
+	if mode == "dark" {
+		bg, fg, border = "#111827", "#f9fafb", "#374151"
+	}
+	radius := 8
+	switch shape {
+	case "pill":
+		radius = d.h / 2
+	case "square":
+		radius = 12
+	}
+	fill := bg
+	if shape == "outline" {
+		fill = "none"
+	}
+	style := ""
+	if mode == "auto" {
+		style = `<style>.bg{fill:#ffffff;stroke:#d1d5db}.fg{fill:#111827}@media (prefers-color-scheme: dark){.bg{fill:#111827;stroke:#374151}.fg{fill:#f9fafb}}</style>`
+	}
+	esc := html.EscapeString
+	fs := float64(d.h) * 0.28
+	if shape == "square" {
+		fs = float64(d.w) * 0.11
+	}
+	return fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s: %s">%s`+
+		`<title>%s on %s: %s</title>`+
+		`<rect class="bg" x="1" y="1" width="%d" height="%d" rx="%d" fill="%s" stroke="%s" stroke-width="2"/>`+
+		`<text class="fg" x="50%%" y="38%%" text-anchor="middle" font-family="system-ui,sans-serif" font-size="%.1f" fill="%s" opacity="0.7">%s</text>`+
+		`<text class="fg" x="50%%" y="74%%" text-anchor="middle" font-family="system-ui,sans-serif" font-weight="700" font-size="%.1f" fill="%s">%s</text></svg>`,
+		d.w, d.h, d.w, d.h, esc(name), esc(metric), style,
+		esc(name), esc(site), esc(metric),
+		d.w-2, d.h-2, radius, fill, border,
+		fs*0.8, fg, esc("FEATURED ON "+site),
+		fs*1.1, fg, esc(metric))
+}

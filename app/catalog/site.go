@@ -1,0 +1,60 @@
+package catalog
+
+import (
+	"context"
+
+	"launchdir/db"
+)
+
+// Reads the website (site/) needs beyond the operations table. They are
+// plain public reads; every rule stays in the operations they mirror.
+
+// FeaturedInWeek lists the live listings holding a paid featured slot in
+// week (YYYY-MM-DD Monday), in booking order.
+func (a *Service) FeaturedInWeek(ctx context.Context, week string) ([]db.Summary, error) {
+	return a.DB.Summaries(ctx, ` JOIN featured_slots f ON f.listing_id = l.id
+		WHERE f.week = ?1 AND l.status = 'live' ORDER BY l.votes DESC, l.id LIMIT 6`, week)
+}
+
+// SitemapEntry is one public address for sitemap.xml.
+type SitemapEntry struct {
+	Slug      string
+	UpdatedAt string
+}
+
+// SitemapListings pages through live listings by id for the sitemap.
+func (a *Service) SitemapListings(ctx context.Context, offset, limit int) ([]SitemapEntry, error) {
+	return a.sitemapRows(ctx, `SELECT slug, coalesce(updated_at,'') FROM listings WHERE status = 'live' ORDER BY id LIMIT ? OFFSET ?`, limit, offset)
+}
+
+// LiveListingCount is the number of live listings (cached above 1,000 like the API's totals).
+func (a *Service) LiveListingCount(ctx context.Context) (int, error) {
+	return a.DB.PublicCount(ctx, `SELECT count(*) FROM listings WHERE status = 'live'`)
+}
+
+// SitemapOthers lists founders ("founder"), categories ("category") and blog posts ("post").
+func (a *Service) SitemapOthers(ctx context.Context, kind string) ([]SitemapEntry, error) {
+	q := map[string]string{
+		"founder":  `SELECT DISTINCT f.slug, '' FROM founders f JOIN listing_founders lf ON lf.founder_id = f.id JOIN listings l ON l.id = lf.listing_id WHERE l.status = 'live' ORDER BY f.slug LIMIT 50000`,
+		"category": `SELECT slug, '' FROM categories ORDER BY slug`,
+		"post":     `SELECT slug, coalesce(published_at,'') FROM blog_posts ORDER BY published_at DESC LIMIT 50000`,
+	}[kind]
+	return a.sitemapRows(ctx, q)
+}
+
+func (a *Service) sitemapRows(ctx context.Context, q string, args ...any) ([]SitemapEntry, error) {
+	rows, err := a.DB.R.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []SitemapEntry
+	for rows.Next() {
+		var e SitemapEntry
+		if err := rows.Scan(&e.Slug, &e.UpdatedAt); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}

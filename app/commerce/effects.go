@@ -1,0 +1,188 @@
+package commerce
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"time"
+
+	"launchdir/app/kernel"
+	"launchdir/db"
+)
+
+// Paid effects, applied by ConfirmPayment inside the transaction that moves
+// the order from pending to paid (so exactly once):
+//
+//	launch           plan 'paid', story/milestones/media unlocked; live now
+//	                 (launched_at now, launch_week this week) or scheduled for
+//	                 the booked week; a live free listing is upgraded in place
+//	featured         featured_slots row for the booked week
+//	launch_bundle    launch in the booked week + featured that week + ai_review task
+//	extra_categories listing_categories rows (is_primary 0), at most 3 extra
+//	relaunch         launch_week = booked week, status scheduled (live once it starts)
+//	billboard_min    billboard_contributions row, listings.billboard_cents += amount
+//	trophy_cabinet   story/milestones/media unlocked
+//	ai_review, done_for_you, trophy_plaque and any other product: a team_tasks row
+//
+// Category live counts are recounted when statuses or categories changed.
+
+type paidLine struct {
+	Product   string
+	ListingID sql.NullInt64
+	Week      sql.NullString
+	Details   QuoteLine
+}
+
+func (a *Service) applyEffects(ctx context.Context, tx *sql.Tx, orderID int64) error {
+	rows, err := tx.QueryContext(ctx, `SELECT product, listing_id, week, details FROM order_lines WHERE order_id = ? ORDER BY position`, orderID)
+	if err != nil {
+		return err
+	}
+	var lines []paidLine
+	for rows.Next() {
+		var (
+			l       paidLine
+			details string
+		)
+		if err := rows.Scan(&l.Product, &l.ListingID, &l.Week, &details); err != nil {
+			rows.Close()
+			return err
+		}
+		_ = json.Unmarshal([]byte(details), &l.Details)
+		lines = append(lines, l)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	now := a.Now().UTC()
+	e := effects{a: a, ctx: ctx, tx: tx, orderID: orderID, now: now.Format(time.RFC3339), thisWeek: kernel.WeekOf(now)}
+	recount := false
+	for _, l := range lines {
+		lid := l.ListingID.Int64
+		week := l.Week.String
+		switch l.Product {
+		case "launch":
+			err = e.launch(lid, week)
+			recount = true
+		case "launch_bundle":
+			if err = e.launch(lid, week); err == nil {
+				if err = e.featured(lid, week); err == nil {
+					err = e.task("ai_review", lid)
+				}
+			}
+			recount = true
+		case "relaunch":
+			err = e.relaunch(lid, week)
+			recount = true
+		case "featured":
+			err = e.featured(lid, week)
+		case "extra_categories":
+			err = e.extraCategories(lid, l.Details.Details.Categories)
+			recount = true
+		case "billboard_min":
+			// The billboard ranks money actually contributed: a promo
+			// discount is not a contribution.
+			err = e.billboard(lid, l.Details.TaxableCents)
+		case "trophy_cabinet":
+			err = e.unlock(lid)
+		default: // ai_review, done_for_you, trophy_plaque, new products
+			err = e.task(l.Product, lid)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if recount {
+		return db.RecountCategories(ctx, tx)
+	}
+	return nil
+}
+
+type effects struct {
+	a        *Service
+	ctx      context.Context
+	tx       *sql.Tx
+	orderID  int64
+	now      string
+	thisWeek string
+}
+
+func (e *effects) exec(q string, args ...any) error {
+	_, err := e.tx.ExecContext(e.ctx, q, args...)
+	return err
+}
+
+func (e *effects) unlock(listing int64) error {
+	return e.exec(`UPDATE listings SET unlock_story = 1, unlock_milestones = 1, unlock_media = 1, updated_at = ? WHERE id = ?`, e.now, listing)
+}
+
+// launch publishes a listing as paid: live now (week "") or in week.
+func (e *effects) launch(listing int64, week string) error {
+	var status string
+	if err := e.tx.QueryRowContext(e.ctx, `SELECT status FROM listings WHERE id = ?`, listing).Scan(&status); err != nil {
+		return err
+	}
+	if err := e.exec(`UPDATE listings SET plan = 'paid', unlock_story = 1, unlock_milestones = 1, unlock_media = 1, updated_at = ? WHERE id = ?`,
+		e.now, listing); err != nil {
+		return err
+	}
+	switch {
+	case status == "live":
+		return nil // a live free listing is upgraded in place
+	case week == "" || week <= e.thisWeek:
+		return e.exec(`UPDATE listings SET status = 'live', launched_at = ?, launch_week = ? WHERE id = ?`, e.now, e.thisWeek, listing)
+	default:
+		return e.exec(`UPDATE listings SET status = 'scheduled', launch_week = ?, launched_at = NULL WHERE id = ?`, week, listing)
+	}
+}
+
+// relaunch books a new launch week; the listing returns to that week's board.
+func (e *effects) relaunch(listing int64, week string) error {
+	if week <= e.thisWeek {
+		return e.exec(`UPDATE listings SET status = 'live', launch_week = ?, launched_at = ?, updated_at = ? WHERE id = ?`, e.thisWeek, e.now, e.now, listing)
+	}
+	return e.exec(`UPDATE listings SET status = 'scheduled', launch_week = ?, updated_at = ? WHERE id = ?`, week, e.now, listing)
+}
+
+func (e *effects) featured(listing int64, week string) error {
+	return e.exec(`INSERT OR IGNORE INTO featured_slots(listing_id, week, order_id) VALUES(?,?,?)`, listing, week, e.orderID)
+}
+
+func (e *effects) extraCategories(listing int64, slugs []string) error {
+	for _, slug := range slugs {
+		var extras int
+		if err := e.tx.QueryRowContext(e.ctx, `SELECT count(*) FROM listing_categories lc JOIN listings l ON l.id = lc.listing_id
+			WHERE lc.listing_id = ? AND lc.is_primary = 0 AND lc.category_id IS NOT l.primary_category_id`, listing).Scan(&extras); err != nil {
+			return err
+		}
+		if extras >= maxExtraCategories {
+			e.a.Log.Warn("extra category over the limit skipped", "listing", listing, "category", slug, "order", e.orderID)
+			continue
+		}
+		if err := e.exec(`INSERT OR IGNORE INTO listing_categories(listing_id, category_id, is_primary)
+			SELECT ?, id, 0 FROM categories WHERE slug = ?`, listing, slug); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *effects) billboard(listing, amount int64) error {
+	if amount <= 0 {
+		return nil
+	}
+	if err := e.exec(`INSERT INTO billboard_contributions(listing_id, amount_cents, order_id, created_at) VALUES(?,?,?,?)`,
+		listing, amount, e.orderID, e.now); err != nil {
+		return err
+	}
+	return e.exec(`UPDATE listings SET billboard_cents = billboard_cents + ?, updated_at = ? WHERE id = ?`, amount, e.now, listing)
+}
+
+func (e *effects) task(kind string, listing int64) error {
+	var l any
+	if listing > 0 {
+		l = listing
+	}
+	return e.exec(`INSERT INTO team_tasks(kind, listing_id, order_id, status, created_at) VALUES(?,?,?,'open',?)`, kind, l, e.orderID, e.now)
+}

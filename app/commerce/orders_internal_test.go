@@ -1,0 +1,55 @@
+package commerce
+
+import "testing"
+
+func TestAllocateDiscount(t *testing.T) {
+	all := []bool{true, true, true}
+	cases := []struct {
+		name string
+		p    PromoCode
+		nets []int64
+		elig []bool
+		want []int64
+	}{
+		{"percent half up", PromoCode{Kind: "percent", Value: 15}, []int64{4900, 3900, 1}, all, []int64{735, 585, 0}},
+		{"percent 100", PromoCode{Kind: "percent", Value: 100}, []int64{4900, 3900, 1}, all, []int64{4900, 3900, 1}},
+		{"fixed split with remainders", PromoCode{Kind: "fixed", Value: 100}, []int64{100, 100, 100}, all, []int64{34, 33, 33}},
+		{"fixed capped at net", PromoCode{Kind: "fixed", Value: 100000}, []int64{4900, 3900, 1}, all, []int64{4900, 3900, 1}},
+		{"fixed only eligible", PromoCode{Kind: "fixed", Value: 500}, []int64{4900, 3900, 100}, []bool{true, false, true}, []int64{490, 0, 10}},
+	}
+	for _, c := range cases {
+		got := allocateDiscount(&c.p, c.nets, c.elig)
+		var sum, wantSum int64
+		for i := range got {
+			sum += got[i]
+			wantSum += c.want[i]
+			if got[i] != c.want[i] {
+				t.Errorf("%s: %v, want %v", c.name, got, c.want)
+				break
+			}
+		}
+		if sum != wantSum {
+			t.Errorf("%s: total %d, want %d", c.name, sum, wantSum)
+		}
+	}
+}
+
+func TestVATRounding(t *testing.T) {
+	for _, c := range []struct {
+		taxable int64
+		bp      int
+		want    int64
+	}{{4900, 1900, 931}, {4900, 2550, 1250}, {1, 1900, 0}, {3, 1900, 1}, {0, 2700, 0}, {100000000, 2700, 27000000}} {
+		if got := vatAmount(c.taxable, c.bp); got != c.want {
+			t.Errorf("vatAmount(%d, %d) = %d, want %d", c.taxable, c.bp, got, c.want)
+		}
+	}
+	for bp, want := range map[int]string{1900: "19", 2550: "25.5", 0: "0", 1750: "17.5", 2125: "21.25"} {
+		if got := formatRate(bp); got != want {
+			t.Errorf("formatRate(%d) = %q, want %q", bp, got, want)
+		}
+	}
+	if len(isoCountrySet) != 249 {
+		t.Errorf("ISO 3166-1 alpha-2 list has %d codes, want 249", len(isoCountrySet))
+	}
+}

@@ -1,0 +1,81 @@
+package kernel
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"time"
+)
+
+// The outbox: every email is first a row written in the same transaction
+// as the change that caused it, then delivered by a background job with
+// retries. Nothing is lost on restart; nothing is sent for a rolled-back change.
+
+const outboxMaxAttempts = 8
+
+// EnqueueMail adds an email to the outbox inside tx.
+func (a *Kernel) EnqueueMail(ctx context.Context, tx *sql.Tx, kind, to, subject, body string) error {
+	now := a.Now().UTC().Format(time.RFC3339)
+	_, err := tx.ExecContext(ctx, `INSERT INTO outbox(kind, to_addr, subject, body, next_attempt_at, created_at) VALUES(?,?,?,?,?,?)`,
+		kind, to, subject, body, now, now)
+	return err
+}
+
+type outboxRow struct {
+	id                int64
+	kind              string
+	to, subject, body string
+	html, headers     string
+	attempts          int
+}
+
+// DeliverOutbox sends due emails; failures back off exponentially and end
+// in status failed after outboxMaxAttempts.
+func (a *Kernel) DeliverOutbox(ctx context.Context) error {
+	now := a.Now().UTC()
+	rows, err := a.DB.R.QueryContext(ctx, `SELECT id, kind, to_addr, subject, body, html, headers, attempts FROM outbox
+		WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT 50`, now.Format(time.RFC3339))
+	if err != nil {
+		return err
+	}
+	var due []outboxRow
+	for rows.Next() {
+		var r outboxRow
+		if err := rows.Scan(&r.id, &r.kind, &r.to, &r.subject, &r.body, &r.html, &r.headers, &r.attempts); err != nil {
+			rows.Close()
+			return err
+		}
+		due = append(due, r)
+	}
+	rows.Close()
+	for _, r := range due {
+		if err := a.deliverOne(ctx, r, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (a *Kernel) deliverOne(ctx context.Context, r outboxRow, now time.Time) error {
+	var sendErr error
+	if es, ok := a.Ext.Mailer.(EmailSender); ok {
+		e := Email{Kind: r.kind, To: r.to, Subject: r.subject, Text: r.body, HTML: r.html}
+		json.Unmarshal([]byte(r.headers), &e.Headers)
+		sendErr = es.SendEmail(ctx, e)
+	} else {
+		sendErr = a.Ext.Mailer.Send(ctx, r.to, r.subject, r.body)
+	}
+	if sendErr == nil {
+		_, err := a.DB.W.ExecContext(ctx, `UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = ? WHERE id = ?`,
+			now.Format(time.RFC3339), r.id)
+		return err
+	}
+	a.Log.Warn("email delivery failed", "id", r.id, "to", r.to, "err", sendErr)
+	status, next := "pending", now.Add(time.Duration(1<<r.attempts)*time.Minute)
+	if r.attempts+1 >= outboxMaxAttempts {
+		status = "failed"
+	}
+	_, err := a.DB.W.ExecContext(ctx, `UPDATE outbox SET status = ?, attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ?`,
+		status, sendErr.Error(), next.Format(time.RFC3339), r.id)
+	return err
+}

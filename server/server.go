@@ -1,0 +1,353 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"launchdir/app"
+	"launchdir/app/commerce"
+	"launchdir/app/drafting"
+	"launchdir/app/kernel"
+	"launchdir/crawl"
+	"launchdir/db"
+	"launchdir/demo"
+	"launchdir/mailer"
+	"launchdir/mcp"
+	"launchdir/oauth"
+	"launchdir/ops"
+	"launchdir/payments"
+	"launchdir/replica"
+	"launchdir/routes"
+	"launchdir/site"
+)
+
+// Config is every serve flag; each is also LAUNCHDIR_<NAME>.
+type Config struct {
+	Addr            string
+	DB              string
+	BaseURL         string
+	Demo            bool
+	DemoSeed        int64
+	RatePerSecond   float64
+	RateBurst       int
+	TrustProxy      bool
+	ShutdownTimeout time.Duration
+	IdemTTL         time.Duration
+	IdemStale       time.Duration
+	Replicate       string
+	ReplicaSync     time.Duration
+	SnapInterval    time.Duration
+	SnapRetention   time.Duration
+	RestoreMissing  bool
+	ReplicaOf       string
+	PrimaryURL      string
+	FollowInterval  time.Duration
+	ReplicaWrites   string
+	CrawlPrivate    bool
+	CrawlWorkers    int
+	CrawlMaxPages   int
+	CrawlMaxBytes   int64
+	CrawlTimeout    time.Duration
+	LLMURL          string
+	LLMModel        string
+	SMTPURL         string
+	Payments        string
+	VATCheck        string
+	VoteMinAge      time.Duration
+	ReadConns       int
+	ReadCacheMB     int
+	WriteCacheMB    int
+	MaxInFlight     int
+	MaxWrites       int
+	QueueTimeout    time.Duration
+}
+
+func DefaultConfig() *Config {
+	return &Config{Addr: "127.0.0.1:8080", DB: "./launchdir.db", Demo: true, DemoSeed: 1,
+		RatePerSecond: 20, RateBurst: 40, ShutdownTimeout: 15 * time.Second, IdemTTL: 24 * time.Hour, IdemStale: 5 * time.Minute,
+		CrawlWorkers: 2, CrawlMaxPages: 12, CrawlMaxBytes: 2 << 20, CrawlTimeout: 15 * time.Second,
+		Payments: "test", VATCheck: "offline", VoteMinAge: 24 * time.Hour,
+		ReadConns: db.DefaultReadConns(), ReadCacheMB: db.DefaultReadCacheKB / 1000, WriteCacheMB: db.DefaultWriteCacheKB / 1000, MaxInFlight: defaultMaxInFlight(), MaxWrites: defaultMaxWrites, QueueTimeout: routes.DefaultQueueTimeout}
+}
+
+func (c *Config) flags() *flag.FlagSet {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.StringVar(&c.Addr, "addr", c.Addr, "listen address")
+	fs.StringVar(&c.DB, "db", c.DB, "SQLite database file")
+	fs.StringVar(&c.BaseURL, "base-url", c.BaseURL, "public origin (default http://<addr>)")
+	fs.BoolVar(&c.Demo, "demo", c.Demo, "fill a NEW database with the demo directory")
+	fs.Int64Var(&c.DemoSeed, "demo-seed", c.DemoSeed, "seed of the demo generator")
+	fs.Float64Var(&c.RatePerSecond, "rate", c.RatePerSecond, "requests per second per client (0 = off)")
+	fs.IntVar(&c.RateBurst, "rate-burst", c.RateBurst, "burst per client")
+	fs.BoolVar(&c.TrustProxy, "trust-proxy", c.TrustProxy, "take the client address from X-Forwarded-For")
+	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", c.ShutdownTimeout, "how long in-flight requests may finish")
+	fs.DurationVar(&c.IdemTTL, "idempotency-ttl", c.IdemTTL, "how long Idempotency-Key responses are kept")
+	fs.DurationVar(&c.IdemStale, "idempotency-stale", c.IdemStale, "after how long a key left running by a crashed process is released")
+	replicationFlags(fs, c)
+	fs.IntVar(&c.ReadConns, "read-conns", c.ReadConns, "SQLite read connections")
+	fs.IntVar(&c.ReadCacheMB, "read-page-cache", c.ReadCacheMB, "SQLite page cache per read connection, MB")
+	fs.IntVar(&c.WriteCacheMB, "write-page-cache", c.WriteCacheMB, "SQLite page cache of the writer connection, MB")
+	fs.IntVar(&c.MaxInFlight, "max-inflight", c.MaxInFlight, "GET/HEAD requests running handlers at once; more wait in line (0 = no admission control)")
+	fs.IntVar(&c.MaxWrites, "max-inflight-writes", c.MaxWrites, "other requests (POST, PATCH, DELETE…) running handlers at once; more wait in line")
+	fs.DurationVar(&c.QueueTimeout, "queue-timeout", c.QueueTimeout, "how long a request waits in line before a 503 with Retry-After")
+	readReplicaFlags(fs, c)
+	fs.BoolVar(&c.CrawlPrivate, "crawl-allow-private", c.CrawlPrivate, "let the crawler reach private/loopback addresses (local development only)")
+	fs.IntVar(&c.CrawlWorkers, "crawl-workers", c.CrawlWorkers, "draft pipeline workers")
+	fs.IntVar(&c.CrawlMaxPages, "crawl-max-pages", c.CrawlMaxPages, "pages read per site")
+	fs.Int64Var(&c.CrawlMaxBytes, "crawl-max-bytes", c.CrawlMaxBytes, "bytes read per page")
+	fs.DurationVar(&c.CrawlTimeout, "crawl-timeout", c.CrawlTimeout, "timeout per request")
+	fs.StringVar(&c.LLMURL, "llm-url", c.LLMURL, "OpenAI-compatible chat completions endpoint (key in LAUNCHDIR_LLM_KEY); empty uses the built-in offline drafter")
+	fs.StringVar(&c.LLMModel, "llm-model", c.LLMModel, "model name for -llm-url")
+	fs.StringVar(&c.SMTPURL, "smtp-url", c.SMTPURL, "smtp://user:pass@host:587?from=addr; empty logs emails instead of sending")
+	fs.StringVar(&c.Payments, "payments", c.Payments, "payment provider: test (built-in TEST MODE checkout page) or stripe (LAUNCHDIR_STRIPE_KEY, LAUNCHDIR_STRIPE_WEBHOOK_SECRET)")
+	fs.StringVar(&c.VATCheck, "vat-check", c.VATCheck, "VAT number validation: offline (format check) or vies (EU VIES lookup)")
+	fs.DurationVar(&c.VoteMinAge, "vote-min-account-age", c.VoteMinAge, "votes of younger accounts are stored but not counted (0 = every verified account counts)")
+	return fs
+}
+
+func (c *Config) Check() error {
+	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
+		return fmt.Errorf("bad -addr %q: %v", c.Addr, err)
+	}
+	if c.BaseURL == "" {
+		c.BaseURL = "http://" + c.Addr
+	}
+	u, err := url.Parse(c.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("bad -base-url %q: want http(s)://host[:port]", c.BaseURL)
+	}
+	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+	if c.RatePerSecond < 0 || c.RateBurst < 0 {
+		return errors.New("bad -rate/-rate-burst: must not be negative")
+	}
+	if err := c.checkReplication(); err != nil {
+		return err
+	}
+	if err := c.checkReadReplica(); err != nil {
+		return err
+	}
+	if c.IdemTTL <= 0 || c.IdemStale <= 0 {
+		return errors.New("bad -idempotency-ttl/-idempotency-stale: must be positive")
+	}
+	if c.CrawlWorkers < 1 || c.CrawlMaxPages < 1 || c.CrawlMaxBytes < 1024 || c.CrawlTimeout <= 0 {
+		return errors.New("bad crawl flags: workers and pages must be >= 1, max bytes >= 1024, timeout > 0")
+	}
+	if c.LLMURL != "" && c.LLMModel == "" {
+		return errors.New("-llm-url needs -llm-model")
+	}
+	if c.Payments != "test" && c.Payments != "stripe" {
+		return fmt.Errorf("bad -payments %q: test or stripe", c.Payments)
+	}
+	if c.VATCheck != "offline" && c.VATCheck != "vies" {
+		return fmt.Errorf("bad -vat-check %q: offline or vies", c.VATCheck)
+	}
+	if c.ReadCacheMB < 1 || c.WriteCacheMB < 1 {
+		return errors.New("bad -read-page-cache/-write-page-cache: at least 1 (MB)")
+	}
+	if c.ReadConns < 1 || c.MaxInFlight < 0 || c.MaxWrites < 1 || c.QueueTimeout <= 0 {
+		return errors.New("bad -read-conns/-max-inflight/-max-inflight-writes/-queue-timeout: read conns and writes >= 1, max-inflight >= 0, queue timeout > 0")
+	}
+	if c.VoteMinAge < 0 {
+		return errors.New("bad -vote-min-account-age: must not be negative")
+	}
+	if c.SMTPURL != "" {
+		if _, err := mailer.New(c.SMTPURL); err != nil {
+			return fmt.Errorf("bad -smtp-url: %v", err)
+		}
+	}
+	return nil
+}
+
+// Service is a started binary: the app, its HTTP handler and what to close.
+type Service struct {
+	App     *app.App
+	Handler http.Handler
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	DB      *db.DB
+	rep     *replica.Replicator
+	fol     *replica.Follower // a read replica's follower
+}
+
+// Start opens the database (filling a new one with the demo directory),
+// builds the app and the HTTP handler, and starts background workers.
+func Start(ctx context.Context, c *Config, log *slog.Logger) (*Service, error) {
+	if c.ReplicaOf != "" {
+		return startReadReplica(ctx, c, log)
+	}
+	softMemoryLimit()
+	if err := restoreIfMissing(ctx, c, log); err != nil {
+		return nil, err
+	}
+	d, err := db.OpenWith(ctx, c.DB, db.Options{ReadConns: c.ReadConns, ReadCacheKB: c.ReadCacheMB * 1000, WriteCacheKB: c.WriteCacheMB * 1000})
+	if err != nil {
+		return nil, fmt.Errorf("database %s: %v", c.DB, err)
+	}
+	first, err := firstServe(ctx, d)
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	if first && c.Demo {
+		if err := demo.Generate(ctx, d, demo.Options{Seed: c.DemoSeed, Now: time.Now()}); err != nil {
+			d.Close()
+			return nil, fmt.Errorf("demo directory: %v", err)
+		}
+		if err := d.Analyze(ctx); err != nil {
+			d.Close()
+			return nil, err
+		}
+		log.Info("filled the new database with the demo directory", "seed", c.DemoSeed)
+	}
+	if first {
+		if err := d.SetSetting(ctx, "first_served_at", time.Now().UTC().Format(time.RFC3339)); err != nil {
+			d.Close()
+			return nil, err
+		}
+	}
+	kernel.IdemTTL = c.IdemTTL
+	kernel.IdemStale = c.IdemStale
+	ops.ProblemTypeBase = c.BaseURL + "/problems/"
+	a, err := app.New(d, kernel.Config{BaseURL: c.BaseURL, VoteMinAccountAge: voteMinAge(c.VoteMinAge)}, log)
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	if err := wireExternals(a, c); err != nil {
+		d.Close()
+		return nil, err
+	}
+	var rep *replica.Replicator // started last, once nothing else can fail
+	srv, err := routes.New(a, routes.Options{RatePerSecond: c.RatePerSecond, RateBurst: c.RateBurst, TrustProxy: c.TrustProxy,
+		MaxInFlight: c.MaxInFlight, MaxInFlightWrites: c.MaxWrites, QueueTimeout: c.QueueTimeout,
+		Replication: func() any { return replicationStatus(rep) }})
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	pay := payments.ConfigFromEnv()
+	pay.Provider = c.Payments
+	if c.VATCheck == "vies" {
+		a.Commerce.SetVATValidator(&commerce.VIESValidator{})
+	}
+	if _, err := payments.Setup(a, srv, pay); err != nil {
+		d.Close()
+		return nil, err
+	}
+	oa := oauth.New(a, oauth.Options{
+		BaseURL:       c.BaseURL,
+		HTTPClient:    crawl.NewHTTPClient(crawl.Options{AllowPrivate: c.CrawlPrivate, Timeout: c.CrawlTimeout}),
+		SecureCookies: strings.HasPrefix(c.BaseURL, "https://"),
+	})
+	oa.Mount(srv)
+	mcp.Mount(srv, a)
+	if _, err := site.Mount(srv, a, a.People); err != nil {
+		d.Close()
+		return nil, err
+	}
+	bg, cancel := context.WithCancel(context.Background())
+	if rep, err = startReplication(ctx, c, log); err != nil {
+		cancel()
+		d.Close()
+		return nil, err
+	}
+	var h http.Handler = srv
+	if rep != nil { // read replicas may follow: mark browsers that just wrote (see toPrimary)
+		h = markWrites(srv, strings.HasPrefix(c.BaseURL, "https://"))
+	}
+	s := &Service{App: a, Handler: h, cancel: cancel, DB: d, rep: rep}
+	s.wg.Add(1)
+	go func() { defer s.wg.Done(); a.RunBackground(bg) }()
+	return s, nil
+}
+
+// close stops background work, then closes the database cleanly.
+func (s *Service) Close() {
+	s.cancel()
+	s.wg.Wait()
+	stopReplication(s.rep, s.App.Log)
+	if err := s.DB.Close(); err != nil {
+		s.App.Log.Error("closing database", "err", err)
+	}
+	if s.fol != nil { // after the readers: see Follower.Close
+		if err := s.fol.Close(); err != nil {
+			s.App.Log.Error("stopping the follower", "err", err)
+		}
+	}
+}
+
+// firstServe reports whether this database is served for the first time
+// with an empty directory: a file made by another subcommand first (e.g.
+// `apikey create`, which adds only an account) still gets the demo
+// directory, while a directory someone filled, or served empty once with
+// -demo=false, is left alone.
+func firstServe(ctx context.Context, d *db.DB) (bool, error) {
+	var served, n int
+	err := d.R.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM settings WHERE key = 'first_served_at'),
+		(SELECT count(*) FROM listings) + (SELECT count(*) FROM categories)`).Scan(&served, &n)
+	return served == 0 && n == 0, err
+}
+
+// voteMinAge maps the flag (0 = no minimum) to app.Config (0 = default).
+func voteMinAge(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
+}
+
+// wireExternals installs the real adapters: the SSRF-guarded crawler (also
+// used for badge and claim checks), the drafter and the mailer.
+func wireExternals(a *app.App, c *Config) error {
+	cr := crawl.New(crawl.Options{
+		UserAgent:    "launchdirbot/" + kernel.Version + " (+" + c.BaseURL + "/bot)",
+		AllowPrivate: c.CrawlPrivate, MaxPages: c.CrawlMaxPages, MaxBytes: c.CrawlMaxBytes, Timeout: c.CrawlTimeout,
+	})
+	x := kernel.Externals{Fetcher: cr}
+	if c.SMTPURL != "" {
+		m, err := mailer.New(c.SMTPURL)
+		if err != nil {
+			return err
+		}
+		x.Mailer = m
+	}
+	a.SetExternals(x)
+	var drafter crawl.Drafter = crawl.NewBuiltinDrafter()
+	if c.LLMURL != "" {
+		// The LLM server is the operator's choice (often local Ollama or
+		// llama.cpp), so it is not behind the SSRF guard meant for user URLs.
+		drafter = crawl.NewLLMDrafter(c.LLMURL, c.LLMModel, os.Getenv("LAUNCHDIR_LLM_KEY"), nil)
+	}
+	a.Drafting.SetDraftPipeline(drafting.DraftConfig{Crawler: cr, Drafter: drafter, Workers: c.CrawlWorkers})
+	return nil
+}
+
+// softMemoryLimit makes the Go heap collect harder above 96 MiB (unless
+// GOMEMLIMIT says otherwise): the read caches and bursts of concurrent
+// JSON encoding otherwise let the heap double between collections, and
+// the RSS goal is < 150 MB at c=32 on 100k listings (SQLite's page caches,
+// about 56 MB, live outside the Go heap).
+func softMemoryLimit() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(96 << 20)
+	}
+}
+
+// Admission control defaults (README, performance: measured with the
+// concurrency sweep): enough requests in flight to keep every core and
+// every read connection busy, no more.
+const defaultMaxWrites = 16
+
+func defaultMaxInFlight() int { return max(8, 4*runtime.GOMAXPROCS(0)) }
