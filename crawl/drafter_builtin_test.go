@@ -79,7 +79,7 @@ func TestBuiltinAcme(t *testing.T) {
 	wantField(t, p, "usps", []string{"Hosted in the EU on servers we run ourselves", "Set up in five minutes with one script tag"}, "Hosted in the EU", home)
 	wantField(t, p, "keywords", []string{"product analytics", "privacy", "GDPR", "funnels"}, "product analytics, privacy, GDPR, funnels", home)
 	wantField(t, p, "tags", []string{"product analytics", "funnels", "retention"}, "product analytics, funnels, retention", home)
-	wantField(t, p, "categories", []string{"Analytics"}, "Privacy-first product analytics", home)
+	wantField(t, p, "categories", []string{"Analytics"}, "product teams funnels, retention and live dashboards", home)
 	if d, _ := p.Fields["description"].Value.(string); !strings.HasPrefix(d, "Acme Analytics was founded in 2019") {
 		t.Errorf("description %q", d)
 	}
