@@ -144,11 +144,11 @@ var categoryKeywords = map[string]struct{ strong, weak []string }{
 	},
 	"sales & crm": {
 		strong: []string{"crm", "sales pipeline*", "prospecting", "lead management", "sales team*", "deal*", "vertrieb*", "verkaufsteam*", "prospection", "ventas", "cold email*", "outbound", "sales engagement"},
-		weak: []string{"sales", "leads", "contacts", "kontakte", "pipeline"},
+		weak:   []string{"sales", "leads", "contacts", "kontakte", "pipeline"},
 	},
 	"no-code": {
 		strong: []string{"no-code", "no code", "nocode", "low-code", "without code", "ohne code", "sans code", "sin código", "website builder*", "app builder*", "drag-and-drop builder*", "automation*"},
-		weak: []string{"builder", "drag-and-drop", "visual editor"},
+		weak:   []string{"builder", "drag-and-drop", "visual editor"},
 	},
 }
 
