@@ -1,8 +1,10 @@
 package crawl
 
 import (
+	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/PuerkitoBio/goquery"
@@ -341,9 +343,70 @@ func extractCategories(b *builder, pages []*pageInfo, allowed []Category) {
 	}
 	if len(names) == 0 {
 		b.p.CategoryCandidates = nil // abstain: the site does not say what it is
-		return
+	} else {
+		b.setList("categories", names, evs)
 	}
-	b.setList("categories", names, evs)
+	// Keywords use the terms of the categories the site was placed in.
+	var placed []Category
+	for _, c := range allowed {
+		for _, n := range names {
+			if c.Name == n {
+				placed = append(placed, c)
+			}
+		}
+	}
+	pageKeywords(b, texts, placed)
+}
+
+var (
+	termResMu sync.Mutex
+	termRes   = map[Category][]*regexp.Regexp{}
+)
+
+// categoryTermRes are patterns of a category's specific terms (strong
+// keywords, multi-word name and description phrases) that capture the
+// words as a page writes them.
+func categoryTermRes(c Category) []*regexp.Regexp {
+	termResMu.Lock()
+	defer termResMu.Unlock()
+	if res, ok := termRes[c]; ok {
+		return res
+	}
+	var terms []string
+	strong, _ := keywordsFor(c.Name)
+	terms = append(terms, strong...)
+	for _, part := range strings.FieldsFunc(c.Name, func(r rune) bool { return r == '&' || r == ',' || r == '/' }) {
+		if len(strings.Fields(part)) > 1 {
+			terms = append(terms, part)
+		}
+	}
+	desc := c.Description
+	if _, after, ok := strings.Cut(desc, ":"); ok {
+		desc = after
+	}
+	for _, part := range strings.FieldsFunc(desc, func(r rune) bool { return r == ',' || r == ';' || r == '.' }) {
+		part = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(part), "and "))
+		if n := len(strings.Fields(part)); n >= 2 && n <= 3 {
+			terms = append(terms, part)
+		}
+	}
+	var res []*regexp.Regexp
+	for _, t := range terms {
+		var words []string
+		for _, w := range strings.FieldsFunc(t, func(r rune) bool { return r == ' ' || r == '-' }) {
+			if pre, ok := strings.CutSuffix(w, "*"); ok {
+				words = append(words, regexp.QuoteMeta(pre)+`[\p{L}]*`)
+			} else {
+				words = append(words, regexp.QuoteMeta(w)+`(?:s|es)?`)
+			}
+		}
+		if len(words) == 0 || len(t) < 3 {
+			continue
+		}
+		res = append(res, regexp.MustCompile(`(?i)(?:^|[^\p{L}\p{N}])(`+strings.Join(words, `[\s-]+`)+`)(?:[^\p{L}\p{N}]|$)`))
+	}
+	termRes[c] = res
+	return res
 }
 
 // categorySupported: a category's quote must carry one of its terms: a

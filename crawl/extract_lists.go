@@ -36,6 +36,63 @@ func extractLists(b *builder, pages []*pageInfo) {
 	productTags(b)
 }
 
+// pageKeywords derives keywords from the product's own words when it has
+// no keywords meta tag: its tags ("what it is") and the category terms
+// (keyword lists, name and description phrases) that its statements of
+// what it is use, as the page writes them. Runs after the categories are
+// scored, with the same statements.
+func pageKeywords(b *builder, texts []selfText, allowed []Category) {
+	if b.has("keywords") {
+		return
+	}
+	var kws []string
+	var evs []Evidence
+	add := func(k string, e Evidence) {
+		k = strings.Trim(flat(k), " -,.;:")
+		if k == "" || runeLen(k) > 60 || looksLikeInjection(k) {
+			return
+		}
+		for i, have := range kws {
+			fk, fh := foldText(k), foldText(have)
+			switch {
+			case fk == fh || strings.Contains(fh, fk):
+				return
+			case strings.Contains(fk, fh):
+				kws[i], evs[i] = k, e // the longer phrase says more
+				return
+			}
+		}
+		kws, evs = append(kws, k), append(evs, e)
+	}
+	if v, ok := b.p.Fields["tags"]; ok {
+		tags, _ := asStrings(v.Value)
+		for _, t := range tags {
+			if len(v.Evidence) > 0 {
+				add(t, v.Evidence[0])
+			}
+		}
+	}
+	for _, c := range allowed {
+		for _, re := range categoryTermRes(c) {
+			for _, t := range texts {
+				if t.tier < 2 {
+					continue
+				}
+				if m := re.FindStringSubmatch(t.text); m != nil {
+					add(m[1], t.ev)
+					break
+				}
+			}
+		}
+	}
+	if len(kws) > 6 {
+		kws, evs = kws[:6], evs[:6]
+	}
+	b.setList("keywords", kws, evs)
+}
+
+
+
 // mergeItems appends the items not yet listed.
 func mergeItems(items []string, evs []Evidence, more []string, moreEv []Evidence) ([]string, []Evidence) {
 	for i, it := range more {
