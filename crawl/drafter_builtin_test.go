@@ -165,7 +165,9 @@ func TestBuiltinTasklane(t *testing.T) {
 		}
 	}
 	wantField(t, p, "tags", []string{"Kanban boards"}, "Kanban boards for remote teams", home) // what it is, from its tagline
-	wantAbsent(t, p, "demo_video_url", "keywords")
+	wantAbsent(t, p, "demo_video_url")
+	// No keywords meta tag: keywords come from the page's own words.
+	wantField(t, p, "keywords", []string{"Kanban boards", "sprints"}, "Kanban boards for remote teams", home)
 }
 
 func TestBuiltinLatin1(t *testing.T) {

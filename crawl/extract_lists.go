@@ -91,8 +91,6 @@ func pageKeywords(b *builder, texts []selfText, allowed []Category) {
 	b.setList("keywords", kws, evs)
 }
 
-
-
 // mergeItems appends the items not yet listed.
 func mergeItems(items []string, evs []Evidence, more []string, moreEv []Evidence) ([]string, []Evidence) {
 	for i, it := range more {
