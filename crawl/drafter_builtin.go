@@ -3,7 +3,9 @@ package crawl
 import (
 	"context"
 	"errors"
+	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/PuerkitoBio/goquery"
 )
@@ -101,6 +103,9 @@ func extractIdentity(b *builder, pages []*pageInfo) {
 	if name == "" && h1 != "" && runeLen(h1) <= 60 {
 		name, source = h1, ev(home, h1)
 	}
+	if cased, line := siteCasing(home, name); line != "" && runeLen(line) <= MaxQuoteLen {
+		name, source = cased, ev(home, line)
+	}
 	if name != "" && runeLen(name) <= 80 {
 		evs := []Evidence{source}
 		if line := findLine(home, name); line != "" && line != source.Quote {
@@ -108,15 +113,66 @@ func extractIdentity(b *builder, pages []*pageInfo) {
 		}
 		b.setString("name", name, evs...)
 	}
-	if len(strings.Fields(titleRest)) >= 2 && !strings.EqualFold(titleRest, name) {
-		b.setString("tagline", titleRest, titleEv(home))
-	} else if h1 != "" && !strings.EqualFold(h1, name) && runeLen(h1) <= 150 {
+	// The tagline in the site's own casing: the hero heading when the title
+	// repeats it (titles are often lower-cased after the dash), the title's
+	// part only when it is written as a sentence or heading would be.
+	h1OK := h1 != "" && !strings.EqualFold(h1, name) && runeLen(h1) <= 150 && !looksLikeInjection(h1)
+	switch {
+	case len(strings.Fields(titleRest)) >= 2 && h1OK && containsFold(h1, titleRest):
 		b.setString("tagline", h1, ev(home, h1))
-	} else if t := home.meta["og:title"]; t != "" {
-		if n, rest := splitTitle(t); strings.EqualFold(n, name) && len(strings.Fields(rest)) >= 2 {
-			b.setString("tagline", rest, metaEv(home, "og:title"))
+	case len(strings.Fields(titleRest)) >= 2 && !strings.EqualFold(titleRest, name) && !startsLower(titleRest):
+		b.setString("tagline", titleRest, titleEv(home))
+	case h1OK:
+		b.setString("tagline", h1, ev(home, h1))
+	case len(strings.Fields(titleRest)) >= 2 && !strings.EqualFold(titleRest, name):
+		if line := findLine(home, titleRest); line != "" && !startsLower(line) {
+			b.setString("tagline", line, ev(home, line)) // written on the page, as the page writes it
+		} else {
+			b.setString("tagline", titleRest, titleEv(home))
+		}
+	default:
+		if t := home.meta["og:title"]; t != "" {
+			if n, rest := splitTitle(t); strings.EqualFold(n, name) && len(strings.Fields(rest)) >= 2 {
+				b.setString("tagline", rest, metaEv(home, "og:title"))
+			}
 		}
 	}
+}
+
+// startsLower: the first letter is lower case ("simple invoicing for ...").
+func startsLower(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			return unicode.IsLower(r)
+		}
+	}
+	return false
+}
+
+// siteCasing returns the name as the home page's visible text writes it
+// most often, when that differs only in case from the metadata's.
+func siteCasing(home *pageInfo, name string) (string, string) {
+	counts := map[string]int{}
+	lineOf := map[string]string{}
+	re := regexp.MustCompile(`(?i)(?:^|[^\p{L}\p{N}])(` + regexp.QuoteMeta(name) + `)(?:$|[^\p{L}\p{N}])`)
+	for _, l := range home.lines {
+		for _, m := range re.FindAllStringSubmatch(l, -1) {
+			counts[m[1]]++
+			if lineOf[m[1]] == "" {
+				lineOf[m[1]] = l
+			}
+		}
+	}
+	best, n := name, counts[name]
+	for k, c := range counts {
+		if c > n || c == n && k < best && best != name {
+			best, n = k, c
+		}
+	}
+	if best == name || n < 2 || counts[name] >= n {
+		return name, ""
+	}
+	return best, lineOf[best]
 }
 
 // extractDescriptions sets short_description from meta tags (or the hero

@@ -79,7 +79,7 @@ func TestBuiltinAcme(t *testing.T) {
 	wantField(t, p, "usps", []string{"Hosted in the EU on servers we run ourselves", "Set up in five minutes with one script tag"}, "Hosted in the EU", home)
 	wantField(t, p, "keywords", []string{"product analytics", "privacy", "GDPR", "funnels"}, "product analytics, privacy, GDPR, funnels", home)
 	wantField(t, p, "tags", []string{"product analytics", "funnels", "retention"}, "product analytics, funnels, retention", home)
-	wantField(t, p, "categories", []string{"Analytics"}, "Privacy-first product analytics", home)
+	wantField(t, p, "categories", []string{"Analytics"}, "product teams funnels, retention and live dashboards", home)
 	if d, _ := p.Fields["description"].Value.(string); !strings.HasPrefix(d, "Acme Analytics was founded in 2019") {
 		t.Errorf("description %q", d)
 	}
@@ -165,7 +165,9 @@ func TestBuiltinTasklane(t *testing.T) {
 		}
 	}
 	wantField(t, p, "tags", []string{"Kanban boards"}, "Kanban boards for remote teams", home) // what it is, from its tagline
-	wantAbsent(t, p, "demo_video_url", "keywords")
+	wantAbsent(t, p, "demo_video_url")
+	// No keywords meta tag: keywords come from the page's own words.
+	wantField(t, p, "keywords", []string{"Kanban boards", "sprints"}, "Kanban boards for remote teams", home)
 }
 
 func TestBuiltinLatin1(t *testing.T) {

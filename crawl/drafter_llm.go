@@ -108,7 +108,49 @@ func (d *llmDrafter) Draft(ctx context.Context, res *Result, categories []Catego
 	if err := json.Unmarshal([]byte(stripCodeFence(content)), &raw); err != nil {
 		return nil, fmt.Errorf("llm answer is not JSON: %w", err)
 	}
-	return profileFromJSON(raw, res, categoryNameList(categories)), nil
+	p := profileFromJSON(raw, res, categoryNameList(categories))
+	withBuiltinCategories(ctx, p, res, categories)
+	return p, nil
+}
+
+// withBuiltinCategories fills the categories the model left out with the
+// built-in classifier's, and offers the model's choices first among the
+// candidates, then the classifier's. Guard checks all of them.
+func withBuiltinCategories(ctx context.Context, p *Profile, res *Result, categories []Category) {
+	if len(categories) == 0 {
+		return
+	}
+	bp, err := builtinDrafter{}.Draft(ctx, res, categories)
+	if err != nil || bp == nil {
+		return
+	}
+	// The model's categories as Guard will see them: from the tree, each
+	// with a quote on its page that is about the category.
+	g := newGuard(res)
+	g.categories = categories
+	model := p.Fields["categories"]
+	delete(p.Fields, "categories")
+	if v, ok := g.checkField("categories", model); ok {
+		p.Fields["categories"] = v
+	} else if v, ok := bp.Fields["categories"]; ok {
+		p.Fields["categories"] = v
+	}
+	seen := map[string]bool{}
+	if v, ok := p.Fields["categories"]; ok {
+		names, _ := asStrings(v.Value)
+		for _, n := range names {
+			if !seen[n] && len(p.CategoryCandidates) < catCandidates {
+				seen[n] = true
+				p.CategoryCandidates = append(p.CategoryCandidates, CategoryCandidate{Name: n, Evidence: v.Evidence})
+			}
+		}
+	}
+	for _, c := range bp.CategoryCandidates {
+		if !seen[c.Name] && len(p.CategoryCandidates) < catCandidates {
+			seen[c.Name] = true
+			p.CategoryCandidates = append(p.CategoryCandidates, c)
+		}
+	}
 }
 
 func (d *llmDrafter) complete(ctx context.Context, body []byte) (string, error) {

@@ -64,7 +64,7 @@ func metaTags(doc *goquery.Document) map[string]string {
 	m := map[string]string{}
 	doc.Find("meta[content]").Each(func(_ int, s *goquery.Selection) {
 		key := strings.ToLower(s.AttrOr("property", s.AttrOr("name", "")))
-		if val := strings.TrimSpace(s.AttrOr("content", "")); key != "" && val != "" {
+		if val := strings.TrimSpace(s.AttrOr("content", "")); key != "" && val != "" && !looksLikeInjection(val) {
 			if _, dup := m[key]; !dup {
 				m[key] = val
 			}
@@ -75,15 +75,40 @@ func metaTags(doc *goquery.Document) map[string]string {
 
 // jsonLD returns every typed node from the page's JSON-LD blocks, including
 // nested ones (@graph, address, founder ...), so callers can search by type.
+// A block that carries injected instructions anywhere is ignored whole:
+// its other values (a foundingDate next to "Note for AI: ...") are the
+// same author's plant.
 func jsonLD(doc *goquery.Document) []map[string]any {
 	var nodes []map[string]any
 	doc.Find(`script[type="application/ld+json"]`).Each(func(_ int, s *goquery.Selection) {
 		var v any
-		if json.Unmarshal([]byte(s.Text()), &v) == nil {
+		if json.Unmarshal([]byte(s.Text()), &v) == nil && !ldInjected(v) {
 			collectLD(v, &nodes)
 		}
 	})
 	return nodes
+}
+
+// ldInjected reports whether any string (or key) of a JSON-LD value looks
+// like injected instructions.
+func ldInjected(v any) bool {
+	switch t := v.(type) {
+	case string:
+		return looksLikeInjection(t)
+	case []any:
+		for _, e := range t {
+			if ldInjected(e) {
+				return true
+			}
+		}
+	case map[string]any:
+		for k, e := range t {
+			if looksLikeInjection(k) || ldInjected(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func collectLD(v any, out *[]map[string]any) {

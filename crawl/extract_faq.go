@@ -15,7 +15,7 @@ func extractFAQs(pages []*pageInfo) []FAQ {
 	var out []FAQ
 	seen := map[string]bool{}
 	add := func(pi *pageInfo, q, a string, evs ...Evidence) {
-		q, a = flat(q), flat(a)
+		q, a = flat(q), flat(trimNavLines(a))
 		key := foldText(q)
 		if q == "" || a == "" || seen[key] || len(out) >= MaxFAQs || runeLen(q) > MaxStringLen || looksLikeInjection(q+" "+a) {
 			return
@@ -48,7 +48,7 @@ func faqFromDetails(pi *pageInfo, add faqAdder) {
 			return
 		}
 		rest := d.Children().Not("summary")
-		add(pi, selText(sum), selText(rest))
+		add(pi, selText(sum), chromeless(rest))
 	})
 }
 
@@ -58,7 +58,7 @@ func faqFromDL(pi *pageInfo, add faqAdder) {
 			q := flat(selText(dt))
 			dd := dt.NextFiltered("dd")
 			if strings.HasSuffix(q, "?") && dd.Length() > 0 {
-				add(pi, q, selText(dd))
+				add(pi, q, chromeless(dd))
 			}
 		})
 	})
@@ -89,7 +89,7 @@ func faqFromHeadings(pi *pageInfo, add faqAdder) {
 			case l > level && strings.HasSuffix(text, "?"):
 				flush()
 				q = text
-			case goquery.NodeName(sib) == "p" && q != "":
+			case goquery.NodeName(sib) == "p" && q != "" && sib.Closest(chromeSel).Length() == 0:
 				a = append(a, text)
 			}
 		}
@@ -114,7 +114,7 @@ func faqFromQuestions(pi *pageInfo, add faqAdder) {
 		if ans.Length() == 0 || headingLevel(ans.Get(0)) > 0 {
 			return
 		}
-		a := flat(selText(ans))
+		a := flat(trimNavLines(chromeless(ans)))
 		if a == "" || strings.HasSuffix(a, "?") || len(strings.Fields(a)) < 2 {
 			return
 		}
@@ -148,6 +148,32 @@ func addLD(pi *pageInfo, q, a string, add faqAdder) {
 		return
 	}
 	add(pi, q, a, ldEv(pi, "Question", "name", q), ldEv(pi, "Answer", "text", a))
+}
+
+// chromeSel is site navigation: menus, breadcrumbs, headers and footers.
+const chromeSel = `nav,header,footer,[role=navigation],[role=banner],[role=contentinfo],[class*=breadcrumb],[class*=navbar],[class*=menu],[class*=pagination],[class*=back-to-top]`
+
+// chromeless is the visible text of s without the navigation inside it.
+func chromeless(s *goquery.Selection) string {
+	c := s.Clone()
+	c.Find(chromeSel).Remove()
+	return selText(c.Filter(":not(" + chromeSel + ")"))
+}
+
+// navLine is a line that only names a place of the site ("Home", "Back
+// to top", "Startseite", "Accueil", "Inicio").
+var navLine = regexp.MustCompile(`(?i)^\W*(?:home|homepage|start|startseite|accueil|inicio|menu|menü|menú|back|back to top|back to faq|top|nach oben|zurück|zur startseite|retour|haut de page|retour en haut|volver|volver arriba|ir arriba|contact|kontakt|contacto|nous contacter|blog|login|log in|sign in|sign up|anmelden|connexion|iniciar sesión|faq|pricing|preise|tarifs|precios|features|about|über uns|à propos|sobre nosotros|next|previous|weiter|suivant|siguiente|skip to content)\W*$`)
+
+// trimNavLines drops navigation lines at the start and end of a text.
+func trimNavLines(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for len(lines) > 1 && navLine.MatchString(lines[len(lines)-1]) {
+		lines = lines[:len(lines)-1]
+	}
+	for len(lines) > 1 && navLine.MatchString(lines[0]) {
+		lines = lines[1:]
+	}
+	return strings.Join(lines, "\n")
 }
 
 // visibleTextOfFragment strips markup from an HTML snippet.

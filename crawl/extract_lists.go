@@ -9,15 +9,25 @@ import (
 )
 
 var (
-	featuresHeading = regexp.MustCompile(`(?i)^(?:key |main |core |all |our )?features\b|^what you get\b|^capabilities\b|^everything you need\b|^how it works\b|^specs\b|^(?:alle |unsere )?funktionen\b|^leistungen\b|^fonctionnalités\b|^(?:nos |les )?fonctionnalit|^funciones\b|^funcionalidades\b|^características\b`)
+	featuresHeading = regexp.MustCompile(`(?i)^(?:key |main |core |all |our )?features\b|^(?:\S+ ){0,3}features$|^what you get\b|^what (?:\S+ ){1,2}(?:does|can do)\b|^what you can do\b|^capabilities\b|^everything you need\b|^everything (?:in|included)\b|^how it works\b|^specs\b|^highlights\b|^(?:alle |unsere |die )?funktionen\b|^(?:\S+ ){0,2}funktionen$|^alles,? was\b|^leistungen\b|^so funktioniert|^was \S+ kann\b|^fonctionnalités\b|^(?:nos |les )?fonctionnalit|^(?:\S+ ){0,2}fonctionnalités$|^tout ce qu|^comment ça marche|^ce que \S+ fait|^funciones\b|^(?:\S+ ){0,2}funciones$|^funcionalidades\b|^características\b|^todo lo que\b|^cómo funciona|^qué (?:hace|puedes)`)
 	uspHeading      = regexp.MustCompile(`(?i)^why\b|\bbenefits\b|\badvantages\b|^reasons to\b|\bwhat makes\b|^warum\b|^vorteile\b|^ihre vorteile\b|^pourquoi\b|^avantages\b|^(?:por qué|porqué)|^ventajas\b|^beneficios\b`)
 )
 
 func extractLists(b *builder, pages []*pageInfo) {
-	ordered := byKind(pages, "home", "features")
+	var ordered []*pageInfo
+	for _, pi := range byKind(pages, "home", "features") {
+		if pi.kind != "pricing" { // plan lists are not the product's features
+			ordered = append(ordered, pi)
+		}
+	}
 	items, evs := collectUnderHeadings(ordered, featuresHeading)
-	if len(items) == 0 {
-		items, evs = featureListLD(pages)
+	if len(items) < 3 {
+		more, moreEv := featureSections(ordered)
+		items, evs = mergeItems(items, evs, more, moreEv)
+	}
+	if len(items) < 3 {
+		more, moreEv := featureListLD(pages)
+		items, evs = mergeItems(items, evs, more, moreEv)
 	}
 	b.setList("features", items, evs)
 	items, evs = collectUnderHeadings(ordered, uspHeading)
@@ -25,6 +35,112 @@ func extractLists(b *builder, pages []*pageInfo) {
 	extractKeywords(b, pages[0])
 	productTags(b)
 }
+
+// pageKeywords derives keywords from the product's own words when it has
+// no keywords meta tag: its tags ("what it is") and the category terms
+// (keyword lists, name and description phrases) that its statements of
+// what it is use, as the page writes them. Runs after the categories are
+// scored, with the same statements.
+func pageKeywords(b *builder, texts []selfText, allowed []Category) {
+	if b.has("keywords") {
+		return
+	}
+	var kws []string
+	var evs []Evidence
+	add := func(k string, e Evidence) {
+		k = strings.Trim(flat(k), " -,.;:")
+		if k == "" || runeLen(k) > 60 || looksLikeInjection(k) {
+			return
+		}
+		for i, have := range kws {
+			fk, fh := foldText(k), foldText(have)
+			switch {
+			case fk == fh || strings.Contains(fh, fk):
+				return
+			case strings.Contains(fk, fh):
+				kws[i], evs[i] = k, e // the longer phrase says more
+				return
+			}
+		}
+		kws, evs = append(kws, k), append(evs, e)
+	}
+	if v, ok := b.p.Fields["tags"]; ok {
+		tags, _ := asStrings(v.Value)
+		for _, t := range tags {
+			if len(v.Evidence) > 0 {
+				add(t, v.Evidence[0])
+			}
+		}
+	}
+	for _, c := range allowed {
+		for _, re := range categoryTermRes(c) {
+			for _, t := range texts {
+				if t.tier < 2 {
+					continue
+				}
+				if m := re.FindStringSubmatch(t.text); m != nil {
+					add(m[1], t.ev)
+					break
+				}
+			}
+		}
+	}
+	if len(kws) > 6 {
+		kws, evs = kws[:6], evs[:6]
+	}
+	b.setList("keywords", kws, evs)
+}
+
+// mergeItems appends the items not yet listed.
+func mergeItems(items []string, evs []Evidence, more []string, moreEv []Evidence) ([]string, []Evidence) {
+	for i, it := range more {
+		if len(items) < MaxItems && !duplicateItem(items, it) {
+			items, evs = append(items, it), append(evs, moreEv[i])
+		}
+	}
+	return items, evs
+}
+
+// featureSections reads sections marked as features by their class or id
+// ("features", "feature-grid"), and on a features page the cards under its
+// section headings: a heading followed by its explanation.
+func featureSections(pages []*pageInfo) ([]string, []Evidence) {
+	var items []string
+	var evs []Evidence
+	addItem := func(pi *pageInfo, li listItem) {
+		if len(items) < MaxItems && !duplicateItem(items, li.item) && runeLen(li.item) <= 80 && !looksLikeInjection(li.quote) && !ctaRe.MatchString(li.item) {
+			items, evs = append(items, li.item), append(evs, ev(pi, li.quote))
+		}
+	}
+	for _, pi := range pages {
+		pi.doc.Find(`section[id*=feature],section[class*=feature],div[id*=feature],div[class*=features],ul[class*=feature]`).Each(func(_ int, sec *goquery.Selection) {
+			if sec.ParentsFiltered(`[id*=feature],[class*=feature]`).Length() > 0 {
+				return // read once, from the outermost section
+			}
+			if heads := sec.Find("h3,h4"); heads.Length() >= 2 {
+				heads.Each(func(_ int, h *goquery.Selection) { addItem(pi, cardItem(h, h.Next())) })
+				return
+			}
+			sec.Find("li").Each(func(_ int, li *goquery.Selection) {
+				if it, ok := bulletItem(li); ok {
+					addItem(pi, it)
+				}
+			})
+		})
+		if pi.kind != "features" {
+			continue
+		}
+		pi.doc.Find("h2,h3").Each(func(_ int, h *goquery.Selection) {
+			if next := h.Next(); next.Length() > 0 && goquery.NodeName(next) == "p" && h.Closest(chromeSel).Length() == 0 {
+				addItem(pi, cardItem(h, next))
+			}
+		})
+	}
+	return items, evs
+}
+
+// ctaRe marks calls to action and section titles that are no feature.
+var ctaRe = regexp.MustCompile(`(?i)^(?:get started|start|try|sign up|book a demo|contact|pricing|faq|questions|jetzt|kostenlos testen|essai|essayez|prueba|empieza|ready|bereit|prêt|listo)\b|\?$`)
 
 // featureListLD reads schema.org featureList (an array, or one string
 // separated by commas or new lines).

@@ -140,6 +140,9 @@ func recurringSentence(b *builder, pages []*pageInfo) {
 	}
 }
 
+// freeTierRe states a free plan in words ("Free plan for up to 3 users").
+var freeTierRe = regexp.MustCompile(`(?i)\bfree (?:plan|tier|forever|version|edition|account)\b|\bfree for (?:up to|small|individuals|personal|solo|one)\b|\b(?:start|get started|stay) (?:for )?free\b(?:[^.]{0,20}\bforever\b)|\bkostenlose[rn]? (?:tarif|plan|basis|version|einstieg|zugang)|\bdauerhaft kostenlos\b|\bfür immer kostenlos\b|\b(?:plan|offre|formule|version) gratuite?\b|\bgratuit pour toujours\b|\b(?:plan|versión|cuenta) gratuit[ao]\b|\bgratis para siempre\b`)
+
 func setPricingModel(b *builder, plans []plan) {
 	var free, paid *plan
 	recurring := false
@@ -153,6 +156,14 @@ func setPricingModel(b *builder, plans []plan) {
 		}
 		if p.amount > 0 && recurringRe.MatchString(p.quote) {
 			recurring = true
+		}
+	}
+	if free == nil && paid != nil {
+		for _, line := range paid.pi.lines {
+			if loc := freeTierRe.FindStringIndex(line); loc != nil && !strings.Contains(strings.ToLower(line), "trial") && !isBoilerplate(line) {
+				b.setString("pricing_model", "freemium", ev(paid.pi, sentenceAt(line, loc[0], loc[1])), ev(paid.pi, paid.quote))
+				return
+			}
 		}
 	}
 	switch {
@@ -199,12 +210,15 @@ func findPlans(pi *pageInfo) []plan {
 	seen := map[string]bool{}
 	addCard := func(card *goquery.Selection) {
 		heads := card.Find("h2,h3,h4,h5")
-		if heads.Length() != 1 {
+		if heads.Length() == 0 || heads.Length() > 3 || card.Find(planClass).Length() > 1 {
 			return
 		}
 		text := flat(selText(card))
 		price := priceRe.FindString(text)
-		name := flat(selText(heads))
+		name := flat(selText(heads.First()))
+		if heads.Length() > 1 && (price == "" || strings.Index(text, price) < strings.Index(text, name)) {
+			return
+		}
 		if price == "" {
 			// A free plan often names no amount: "Kostenlos", "Free for up to 3".
 			body := strings.TrimSpace(strings.TrimPrefix(text, name))
@@ -220,9 +234,16 @@ func findPlans(pi *pageInfo) []plan {
 	}
 	pi.doc.Find(planClass).Each(func(_ int, s *goquery.Selection) { addCard(s) })
 	if len(plans) == 0 && pi.kind == "pricing" {
-		pi.doc.Find("h3,h4").Each(func(_ int, h *goquery.Selection) { addCard(h.Parent()) })
+		pi.doc.Find("h2,h3,h4").Each(func(_ int, h *goquery.Selection) {
+			if h.Parent().Find("h2,h3,h4").Length() == 1 {
+				addCard(h.Parent())
+			}
+		})
 	}
 	if len(plans) > 0 {
+		return plans
+	}
+	if plans = columnPlans(pi); len(plans) > 0 {
 		return plans
 	}
 	pi.doc.Find("tr").Each(func(_ int, tr *goquery.Selection) {
@@ -240,6 +261,68 @@ func findPlans(pi *pageInfo) []plan {
 		plans = append(plans, plan{name: name, price: price, quote: text, amount: priceAmount(price), pi: pi})
 	})
 	return plans
+}
+
+// columnPlans reads a comparison table whose columns are plans: a header
+// row of plan names and a row of prices under them.
+func columnPlans(pi *pageInfo) []plan {
+	var plans []plan
+	pi.doc.Find("table").EachWithBreak(func(_ int, tbl *goquery.Selection) bool {
+		rows := tbl.Find("tr")
+		if rows.Length() < 2 {
+			return true
+		}
+		var names []string
+		rows.First().Children().Each(func(_ int, c *goquery.Selection) { names = append(names, flat(selText(c))) })
+		if len(names) < 3 {
+			return true
+		}
+		rows.Slice(1, rows.Length()).EachWithBreak(func(_ int, tr *goquery.Selection) bool {
+			var cells []string
+			tr.Children().Each(func(_ int, c *goquery.Selection) { cells = append(cells, flat(selText(c))) })
+			if len(cells) != len(names) {
+				return true
+			}
+			var found []plan
+			for i := 1; i < len(cells); i++ {
+				price := priceRe.FindString(cells[i])
+				if price == "" {
+					if m := freeWordRe.FindString(cells[i]); m != "" {
+						price = strings.TrimSpace(m)
+					}
+				}
+				name := names[i]
+				if price == "" || name == "" || runeLen(name) > 60 || priceRe.MatchString(name) {
+					continue
+				}
+				found = append(found, plan{name: name, price: price, quote: name + " " + cells[i], amount: priceAmount(price), pi: pi})
+			}
+			if len(found) >= 2 {
+				// The quote joins the plan's header and price cells; both are
+				// on the page, in one column, so each is quoted on its own.
+				for i := range found {
+					found[i].quote = found[i].price
+					if !findQuote(pi, found[i].quote) {
+						found[i].quote = ""
+					}
+				}
+				plans = found
+				return false
+			}
+			return true
+		})
+		return len(plans) == 0
+	})
+	var out []plan
+	for _, p := range plans {
+		if p.quote != "" {
+			out = append(out, p)
+		}
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
 }
 
 // quoteUpTo keeps the card text short but always including the price.

@@ -210,6 +210,7 @@ func GuardWith(p *Profile, res *Result, categories []Category) (*Profile, []stri
 			dropped = append(dropped, fmt.Sprintf("faqs[%d]", i))
 		}
 	}
+	out.CategoryCandidates = g.checkCandidates(p.CategoryCandidates, out.Fields["categories"])
 	for i, f := range p.Founders {
 		if c, ok := g.checkFounder(f); ok && len(out.Founders) < MaxFounders {
 			out.Founders = append(out.Founders, c)
@@ -435,25 +436,76 @@ func (g *guard) checkList(key string, items []string, evs []Evidence) (Value, bo
 }
 
 // itemSupported: an item must be in a quote; a category must be one of
-// the allowed ones (when known) and its quote must use a word of its name
-// or description.
+// the allowed ones (when known) and its quote must name it or carry one of
+// its terms of some weight (a phrase, a keyword or a name word, not a
+// lone description word).
 func (g *guard) itemSupported(key, item, quote string) bool {
 	if key != "categories" {
 		return containsFold(quote, item)
 	}
-	cat := Category{Name: item}
-	if g.categories != nil {
-		found := false
-		for _, c := range g.categories {
-			if c.Name == item {
-				cat, found = c, true
-			}
-		}
-		if !found {
-			return false
+	cat, ok := g.category(item)
+	if !ok {
+		return false
+	}
+	return containsFold(quote, item) || quoteCategoryScore(cat, quote) >= 2
+}
+
+// category looks up an allowed category by its exact name; with no list
+// known any name passes with its name as its only term.
+func (g *guard) category(name string) (Category, bool) {
+	if g.categories == nil {
+		return Category{Name: name}, name != ""
+	}
+	for _, c := range g.categories {
+		if c.Name == name {
+			return c, true
 		}
 	}
-	return containsFold(quote, item) || categorySupported(cat, quote)
+	return Category{}, false
+}
+
+// checkCandidates keeps the candidates that are allowed categories with a
+// supporting quote on their page, at most three, and puts the kept primary
+// category first.
+func (g *guard) checkCandidates(cands []CategoryCandidate, cats Value) []CategoryCandidate {
+	var out []CategoryCandidate
+	seen := map[string]bool{}
+	primary, _ := asStrings(cats.Value)
+	if len(primary) > 0 {
+		out = append(out, CategoryCandidate{Name: primary[0], Evidence: cats.Evidence[:1]})
+		for _, c := range cands {
+			if c.Name == primary[0] {
+				out[0].Score = c.Score
+				if evs := g.candidateEvidence(c); len(evs) > 0 {
+					out[0].Evidence = evs
+				}
+			}
+		}
+		seen[primary[0]] = true
+	}
+	for _, c := range cands {
+		if len(out) == catCandidates || seen[c.Name] {
+			continue
+		}
+		if evs := g.candidateEvidence(c); len(evs) > 0 {
+			seen[c.Name] = true
+			out = append(out, CategoryCandidate{Name: c.Name, Score: c.Score, Evidence: evs})
+		}
+	}
+	return out
+}
+
+func (g *guard) candidateEvidence(c CategoryCandidate) []Evidence {
+	if _, ok := g.category(c.Name); !ok {
+		return nil
+	}
+	var kept []Evidence
+	for _, e := range g.validEvidence(c.Evidence, false) {
+		if g.itemSupported("categories", c.Name, e.Quote) {
+			kept = append(kept, e)
+		}
+	}
+	return kept
 }
 
 func (g *guard) checkSocial(platform string, v Value) (Value, bool) {

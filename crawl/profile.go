@@ -33,6 +33,19 @@ type Profile struct {
 	FAQs     []FAQ
 	Founders []Founder
 	Socials  map[string]Value
+	// CategoryCandidates are the best matching categories, best first (at
+	// most three), each with the statement that decided it, so a draft page
+	// can offer them. When Fields["categories"] is set its first value is
+	// the first candidate; empty when the drafter abstains.
+	CategoryCandidates []CategoryCandidate
+}
+
+// CategoryCandidate is a category the site's statements match, with its
+// score (0 when the drafter gives none, as an LLM) and evidence.
+type CategoryCandidate struct {
+	Name     string
+	Score    int
+	Evidence []Evidence
 }
 
 // Category is one directory category a drafter may choose: its name and

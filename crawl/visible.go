@@ -25,9 +25,12 @@ var hidingClasses = map[string]bool{
 	"invisible": true, "screen-reader-text": true, "is-hidden": true, "hide": true, "offscreen": true,
 }
 
-// cssRule is one simple selector and its declarations.
+// cssRule is one selector of compound parts (tag, .class, #id) and its
+// declarations; anc are the ancestor compounds of a descendant selector
+// (".footer .note", "footer p"), outermost first.
 type cssRule struct {
 	tag, class, id string
+	anc            []cssRule
 	decl           map[string]string
 }
 
@@ -78,14 +81,34 @@ func styleSheet(root *html.Node) []cssRule {
 	for _, m := range cssRuleRe.FindAllStringSubmatch(src, -1) {
 		decl := parseDecls(m[2])
 		for _, sel := range strings.Split(m[1], ",") {
-			sm := simpleSelRe.FindStringSubmatch(strings.ToLower(strings.TrimSpace(sel)))
-			if sm == nil || sm[0] == "" {
-				continue
+			if r, ok := parseSelector(sel); ok {
+				r.decl = decl
+				rules = append(rules, r)
 			}
-			rules = append(rules, cssRule{tag: sm[1], class: sm[2], id: sm[3], decl: decl})
 		}
 	}
 	return rules
+}
+
+// parseSelector reads a simple or descendant selector ("p.note",
+// ".footer .ai-note", "footer small"); child, sibling, attribute and
+// pseudo selectors are not read (their rules may not apply).
+func parseSelector(sel string) (cssRule, bool) {
+	parts := strings.Fields(strings.ToLower(strings.TrimSpace(sel)))
+	if len(parts) == 0 || len(parts) > 4 {
+		return cssRule{}, false
+	}
+	var comps []cssRule
+	for _, p := range parts {
+		sm := simpleSelRe.FindStringSubmatch(p)
+		if sm == nil || sm[0] == "" {
+			return cssRule{}, false
+		}
+		comps = append(comps, cssRule{tag: sm[1], class: sm[2], id: sm[3]})
+	}
+	r := comps[len(comps)-1]
+	r.anc = comps[:len(comps)-1]
+	return r, true
 }
 
 // stripNestedBlocks drops @-rules with a nested block (@media {...{...}}).
@@ -126,6 +149,20 @@ func stripNestedBlocks(s string) string {
 }
 
 func (r cssRule) matches(n *html.Node) bool {
+	if !r.matchesSelf(n) {
+		return false
+	}
+	// Ancestors, innermost last in anc, are matched walking up the tree.
+	i := len(r.anc) - 1
+	for p := n.Parent; p != nil && i >= 0; p = p.Parent {
+		if p.Type == html.ElementNode && r.anc[i].matchesSelf(p) {
+			i--
+		}
+	}
+	return i < 0
+}
+
+func (r cssRule) matchesSelf(n *html.Node) bool {
 	if r.tag != "" && r.tag != n.Data {
 		return false
 	}
@@ -222,21 +259,35 @@ func background(st map[string]string) string {
 	return ""
 }
 
-var namedColors = map[string]string{"white": "#ffffff", "black": "#000000", "red": "#ff0000", "transparent": ""}
+var namedColors = map[string]string{"white": "#ffffff", "black": "#000000", "red": "#ff0000", "transparent": "",
+	"snow": "#fffafa", "ivory": "#fffff0", "whitesmoke": "#f5f5f5", "ghostwhite": "#f8f8ff", "floralwhite": "#fffaf0", "azure": "#f0ffff", "mintcream": "#f5fffa"}
 
-// normColor gives #rrggbb for #rgb, #rrggbb, rgb() and a few names.
+// normColor gives #rrggbb for #rgb, #rrggbb, rgb(), rgba() with an opaque
+// alpha and a few names.
 func normColor(c string) string {
 	c = strings.TrimSpace(strings.ToLower(c))
 	if v, ok := namedColors[c]; ok {
 		return v
 	}
+	if strings.HasPrefix(c, "rgba(") && strings.HasSuffix(c, ")") {
+		parts := strings.Split(strings.TrimSuffix(strings.TrimPrefix(c, "rgba("), ")"), ",")
+		if len(parts) != 4 {
+			return ""
+		}
+		if a, err := strconv.ParseFloat(strings.TrimSpace(parts[3]), 64); err != nil || a < 0.9 {
+			return ""
+		}
+		c = "rgb(" + strings.Join(parts[:3], ",") + ")"
+	}
 	if strings.HasPrefix(c, "#") {
 		h := c[1:]
 		switch len(h) {
-		case 3:
+		case 3, 4:
 			return "#" + string([]byte{h[0], h[0], h[1], h[1], h[2], h[2]})
 		case 6:
 			return c
+		case 8:
+			return "#" + h[:6]
 		}
 		return ""
 	}
@@ -273,6 +324,18 @@ func isZero(v string) bool {
 	return ok && f == 0
 }
 
+var translateRe = regexp.MustCompile(`translate[xy]?\(\s*(-?[\d.]+)(px)?`)
+
+// offTransform: translated far off the page ("translateX(-9999px)").
+func offTransform(v string) bool {
+	for _, m := range translateRe.FindAllStringSubmatch(v, -1) {
+		if f, err := strconv.ParseFloat(m[1], 64); err == nil && (f <= -500 || f >= 5000) && m[2] == "px" {
+			return true
+		}
+	}
+	return false
+}
+
 func farOff(v string) bool {
 	f, ok := cssLen(v)
 	return ok && f <= -500
@@ -293,28 +356,56 @@ func (m *visModel) hidden(n *html.Node, bg string) (bool, string) {
 	switch {
 	case st["display"] == "none", st["visibility"] == "hidden", st["visibility"] == "collapse":
 		return true, bg
-	case isZero(st["opacity"]), isZero(st["font-size"]):
+	case isZero(st["opacity"]), isZero(st["font-size"]), tiny(st["opacity"], 0.05), tiny(st["font-size"], 2):
 		return true, bg
-	case isZero(st["width"]) && isZero(st["height"]), isZero(st["max-height"]) && st["overflow"] == "hidden":
+	case isZero(st["width"]) && isZero(st["height"]), (isZero(st["max-height"]) || isZero(st["height"])) && st["overflow"] == "hidden":
 		return true, bg
 	case (st["width"] == "1px" || isZero(st["width"])) && (st["height"] == "1px" || isZero(st["height"])) && st["overflow"] == "hidden":
 		return true, bg
-	case strings.HasPrefix(st["clip"], "rect(0") || strings.Contains(st["clip-path"], "inset(50%") || strings.Contains(st["clip-path"], "circle(0"):
+	case strings.HasPrefix(st["clip"], "rect(0") || strings.HasPrefix(strings.ReplaceAll(st["clip"], " ", ""), "rect(1px,1px,1px,1px") || strings.Contains(st["clip-path"], "inset(50%") || strings.Contains(st["clip-path"], "inset(100%") || strings.Contains(st["clip-path"], "circle(0"):
 		return true, bg
 	case farOff(st["text-indent"]):
 		return true, bg
 	case (st["position"] == "absolute" || st["position"] == "fixed") && (farOff(st["left"]) || farOff(st["top"]) || farOff(st["right"])):
 		return true, bg
-	case strings.Contains(st["transform"], "scale(0"):
+	case strings.Contains(st["transform"], "scale(0"), offTransform(st["transform"]):
 		return true, bg
 	}
 	if own := background(st); own != "" {
 		bg = own
 	}
-	if fg := normColor(st["color"]); fg != "" && fg == bg {
+	if fg := normColor(st["color"]); fg != "" && sameColor(fg, bg) {
+		return true, bg
+	}
+	if strings.TrimSpace(st["color"]) == "transparent" {
 		return true, bg
 	}
 	return false, bg
+}
+
+// sameColor: text a reader cannot tell from its background (each channel
+// within 12 of 255: #fefefe on white, #111 on black).
+func sameColor(a, b string) bool {
+	if a == b {
+		return true
+	}
+	if len(a) != 7 || len(b) != 7 {
+		return false
+	}
+	for i := 1; i < 7; i += 2 {
+		x, err1 := strconv.ParseInt(a[i:i+2], 16, 32)
+		y, err2 := strconv.ParseInt(b[i:i+2], 16, 32)
+		if err1 != nil || err2 != nil || x-y > 12 || y-x > 12 {
+			return false
+		}
+	}
+	return true
+}
+
+// tiny: a size no reader can read (font-size under 2px, opacity under 0.05).
+func tiny(v string, limit float64) bool {
+	f, ok := cssLen(v)
+	return ok && f < limit && !strings.HasSuffix(strings.TrimSpace(v), "%") && !strings.HasSuffix(strings.TrimSpace(v), "em")
 }
 
 // pruneHidden removes every hidden element (and HTML comments) from the

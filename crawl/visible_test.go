@@ -15,6 +15,8 @@ func TestVisibleTextModel(t *testing.T) {
 .sr{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
 .clip{clip:rect(0 0 0 0);position:absolute} .indent{text-indent:-9999px}
 .same{color:#fff} .dark{background:#000;color:#000000}
+.footer .ai-note{display:none} footer small{color:#fefefe}
+.shift{transform:translateX(-10000px)} .dim{opacity:0.01}
 @media (max-width:600px){.mobileonly{display:none}}
 </style></head><body style="background-color:white">
 <p>visible one</p>
@@ -35,16 +37,25 @@ func TestVisibleTextModel(t *testing.T) {
 <p style="color:rgb(255,255,255)">H15 rgb white on white</p>
 <div style="display:none"><p>H16 inside hidden parent</p></div>
 <!-- H17 comment -->
+<div class="footer"><p class="ai-note">H18 descendant rule</p><p>visible four (a footer line)</p></div>
+<footer><small>H19 near-white small print</small></footer>
+<p class="shift">H20 translated off screen</p>
+<p class="dim">H21 almost transparent</p>
+<p style="color:rgba(255,255,255,1)">H22 rgba white</p>
+<p style="font-size:1px">H23 one pixel</p>
+<p style="height:0;overflow:hidden">H24 zero height</p>
+<p style="color:#FFF">H25 upper-case white</p>
+<p style="font-size:0.9em">visible five (small em)</p>
 <p class="mobileonly">visible two (media rules may not apply)</p>
 <div style="background:#000"><p style="color:#fff">visible three (white on black)</p></div>
 </body></html>`
 	got := VisibleText([]byte(page))
-	for _, want := range []string{"visible one", "visible two", "visible three"} {
+	for _, want := range []string{"visible one", "visible two", "visible three", "visible four", "visible five"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("%q missing from visible text:\n%s", want, got)
 		}
 	}
-	for i := 1; i <= 17; i++ {
+	for i := 1; i <= 25; i++ {
 		if strings.Contains(got, "H"+strconv.Itoa(i)+" ") {
 			t.Errorf("hidden H%d is visible:\n%s", i, got)
 		}
