@@ -44,17 +44,18 @@ func openApp(path string) (*app.App, error) {
 }
 
 func apikeyCmd(args []string, stdout io.Writer) error {
-	if len(args) == 0 {
-		return errors.New("apikey needs a subcommand: create, list or revoke")
-	}
+	sub, rest := subcommand(args)
 	fs := flag.NewFlagSet("apikey", flag.ContinueOnError)
 	email := fs.String("email", "", "user email")
 	scopes := fs.String("scopes", "account:read", "comma separated scopes")
 	name := fs.String("name", "", "key name")
 	id := fs.Int64("id", 0, "key id (revoke)")
 	path := fs.String("db", "./launchdir.db", "SQLite database file")
-	if err := server.ParseFlags(fs, args[1:]); err != nil {
+	if err := server.ParseFlags(fs, rest); err != nil {
 		return err
+	}
+	if sub == "" {
+		return errors.New("apikey needs a subcommand: create, list or revoke")
 	}
 	a, err := openApp(*path)
 	if err != nil {
@@ -62,7 +63,7 @@ func apikeyCmd(args []string, stdout io.Writer) error {
 	}
 	defer a.DB.Close()
 	ctx := context.Background()
-	switch args[0] {
+	switch sub {
 	case "create":
 		sc, err := people.ParseScopes(*scopes)
 		if err != nil {
@@ -92,23 +93,24 @@ func apikeyCmd(args []string, stdout io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "revoked key %d\n", *id)
 	default:
-		return fmt.Errorf("unknown apikey subcommand %q", args[0])
+		return fmt.Errorf("unknown apikey subcommand %q", sub)
 	}
 	return nil
 }
 
 func userCmd(args []string, stdout io.Writer) error {
-	if len(args) == 0 {
-		return errors.New("user needs a subcommand: create, password, promote, demote or list")
-	}
+	sub, rest := subcommand(args)
 	fs := flag.NewFlagSet("user", flag.ContinueOnError)
 	email := fs.String("email", "", "user email")
 	name := fs.String("name", "", "display name")
 	pwStdin := fs.Bool("password-stdin", false, "read a sign-in password from the first line of stdin")
 	admin := fs.Bool("admin", false, "create: make the account an admin (the site team)")
 	path := fs.String("db", "./launchdir.db", "SQLite database file")
-	if err := server.ParseFlags(fs, args[1:]); err != nil {
+	if err := server.ParseFlags(fs, rest); err != nil {
 		return err
+	}
+	if sub == "" {
+		return errors.New("user needs a subcommand: create, password, promote, demote or list")
 	}
 	a, err := openApp(*path)
 	if err != nil {
@@ -116,7 +118,7 @@ func userCmd(args []string, stdout io.Writer) error {
 	}
 	defer a.DB.Close()
 	ctx := context.Background()
-	switch args[0] {
+	switch sub {
 	case "create":
 		// Idempotent: an email that already has an account (from the site or
 		// `apikey create`) gets the name, password and admin flag given.
@@ -146,11 +148,11 @@ func userCmd(args []string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "user %d %s: password set (its site sessions were signed out)\n", u.ID, u.Email)
 	case "promote", "demote":
 		// The site team: admins open /admin on the site (signed in there).
-		u, err := a.Admin.SetAdmin(ctx, *email, args[0] == "promote")
+		u, err := a.Admin.SetAdmin(ctx, *email, sub == "promote")
 		if err != nil {
 			return err
 		}
-		if args[0] == "promote" {
+		if sub == "promote" {
 			fmt.Fprintf(stdout, "user %d %s is an admin\n", u.ID, u.Email)
 		} else {
 			fmt.Fprintf(stdout, "user %d %s is no longer an admin\n", u.ID, u.Email)
@@ -166,7 +168,7 @@ func userCmd(args []string, stdout io.Writer) error {
 		}
 		tw.Flush()
 	default:
-		return fmt.Errorf("unknown user subcommand %q", args[0])
+		return fmt.Errorf("unknown user subcommand %q", sub)
 	}
 	return nil
 }

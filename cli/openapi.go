@@ -13,6 +13,7 @@ import (
 	"launchdir/app/kernel"
 	"launchdir/db"
 	"launchdir/routes"
+	"launchdir/server"
 )
 
 // openapiCmd prints the OpenAPI document (CI lints it and generates
@@ -20,9 +21,8 @@ import (
 // document comes from the operations table alone.
 func openapiCmd(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("openapi", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	base := fs.String("base-url", "http://127.0.0.1:8080", "public origin written into the document")
-	if err := fs.Parse(args); err != nil {
+	if err := server.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	tmp, err := os.MkdirTemp("", "launchdir-openapi-")

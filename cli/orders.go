@@ -12,13 +12,6 @@ import (
 	"strings"
 )
 
-// orderCommands are the admin commands for prices and promo codes.
-var orderCommands = map[string]func(args []string, stdout io.Writer) error{
-	"price": priceCmd,
-	"promo": promoCmd,
-	"order": orderCmd,
-}
-
 const orderUsage = `launchdir price set CODE CENTS [-capacity N] -db PATH
 launchdir price list -db PATH
 launchdir promo create -code C -kind percent|fixed -value N [-from RFC3339] [-until RFC3339] [-max N] [-products a,b] -db PATH
@@ -38,18 +31,19 @@ func splitPositional(args []string) (pos, flags []string) {
 }
 
 func priceCmd(args []string, stdout io.Writer) error {
-	if len(args) == 0 {
-		return errors.New("price needs a subcommand: set or list\n" + orderUsage)
-	}
-	pos, rest := splitPositional(args[1:])
+	sub, args := subcommand(args)
+	pos, rest := splitPositional(args)
 	fs := flag.NewFlagSet("price", flag.ContinueOnError)
 	path := fs.String("db", "./launchdir.db", "SQLite database file")
 	capacity := fs.Int64("capacity", -1, "weekly capacity of a week-bound product (set only)")
 	if err := server.ParseFlags(fs, rest); err != nil {
 		return err
 	}
+	if sub == "" {
+		return errors.New("price needs a subcommand: set or list\n" + orderUsage)
+	}
 	ctx := context.Background()
-	switch args[0] {
+	switch sub {
 	case "set":
 		if len(pos) != 2 {
 			return errors.New("usage: launchdir price set CODE CENTS [-capacity N] -db PATH")
@@ -93,15 +87,13 @@ func priceCmd(args []string, stdout io.Writer) error {
 		}
 		tw.Flush()
 	default:
-		return fmt.Errorf("unknown price subcommand %q (set or list)", args[0])
+		return fmt.Errorf("unknown price subcommand %q (set or list)", sub)
 	}
 	return nil
 }
 
 func promoCmd(args []string, stdout io.Writer) error {
-	if len(args) == 0 {
-		return errors.New("promo needs a subcommand: create or list\n" + orderUsage)
-	}
+	sub, args := subcommand(args)
 	fs := flag.NewFlagSet("promo", flag.ContinueOnError)
 	code := fs.String("code", "", "promo code, matched exactly as typed (max 40)")
 	kind := fs.String("kind", "", "percent or fixed")
@@ -111,7 +103,7 @@ func promoCmd(args []string, stdout io.Writer) error {
 	maxR := fs.Int64("max", 0, "maximum redemptions (0 = unlimited)")
 	products := fs.String("products", "", "comma separated product codes it applies to (empty = all)")
 	path := fs.String("db", "./launchdir.db", "SQLite database file")
-	if err := server.ParseFlags(fs, args[1:]); err != nil {
+	if err := server.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	a, err := openApp(*path)
@@ -120,7 +112,10 @@ func promoCmd(args []string, stdout io.Writer) error {
 	}
 	defer a.DB.Close()
 	ctx := context.Background()
-	switch args[0] {
+	if sub == "" {
+		return errors.New("promo needs a subcommand: create or list\n" + orderUsage)
+	}
+	switch sub {
 	case "create":
 		p := commerce.PromoCode{Code: *code, Kind: *kind, Value: *value, ValidFrom: *from, ValidUntil: *until, Products: []string{}}
 		if *maxR < 0 {
@@ -157,7 +152,7 @@ func promoCmd(args []string, stdout io.Writer) error {
 		}
 		tw.Flush()
 	default:
-		return fmt.Errorf("unknown promo subcommand %q (create or list)", args[0])
+		return fmt.Errorf("unknown promo subcommand %q (create or list)", sub)
 	}
 	return nil
 }
@@ -173,15 +168,16 @@ func dash(s string) string {
 // provider (Stripe dashboard, or nothing in test mode); this marks the order
 // refunded. Effects are not reverted automatically: the site team decides.
 func orderCmd(args []string, stdout io.Writer) error {
-	if len(args) == 0 || args[0] != "refund" {
-		return errors.New("order needs a subcommand: refund\n" + orderUsage)
-	}
+	sub, args := subcommand(args)
 	fs := flag.NewFlagSet("order", flag.ContinueOnError)
 	number := fs.String("number", "", "order number")
 	note := fs.String("note", "refunded by the site team", "reason kept on the order")
 	path := fs.String("db", "./launchdir.db", "SQLite database file")
-	if err := server.ParseFlags(fs, args[1:]); err != nil {
+	if err := server.ParseFlags(fs, args); err != nil {
 		return err
+	}
+	if sub != "refund" {
+		return errors.New("order needs a subcommand: refund\n" + orderUsage)
 	}
 	a, err := openApp(*path)
 	if err != nil {

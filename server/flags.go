@@ -1,11 +1,11 @@
 package server
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 )
 
 // envDefaults applies LAUNCHDIR_<NAME> environment variables to flags not set
@@ -18,7 +18,7 @@ func envDefaults(fs *flag.FlagSet) error {
 		if set[f.Name] || err != nil {
 			return
 		}
-		key := "LAUNCHDIR_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
+		key := EnvName(f.Name)
 		if v, ok := os.LookupEnv(key); ok {
 			if e := fs.Set(f.Name, v); e != nil {
 				err = fmt.Errorf("%s=%q: %v", key, v, e)
@@ -32,7 +32,9 @@ func envDefaults(fs *flag.FlagSet) error {
 // those not given; every command (serve and the CLI) follows this rule.
 func ParseFlags(fs *flag.FlagSet, args []string) error {
 	fs.SetOutput(io.Discard)
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		return &HelpError{Command: fs.Name(), Flags: FlagHelp(fs)}
+	} else if err != nil {
 		return fmt.Errorf("bad flags: %v (see launchdir help)", err)
 	}
 	if fs.NArg() > 0 {

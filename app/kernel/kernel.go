@@ -17,9 +17,6 @@ import (
 	"launchdir/ops"
 )
 
-// Version is the binary's version, also the OpenAPI interface version.
-const Version = "1.0.0"
-
 // Config is what the business layer needs to know about its deployment.
 type Config struct {
 	BaseURL  string // public origin, no trailing slash
