@@ -37,7 +37,8 @@ type DB struct {
 	parts  partsCache     // owner profiles' other rows between group edits (parts.go)
 	bg     sync.WaitGroup // start-up work left running (analyzeIfMissing)
 
-	replica bool // a read replica's copy: read-only, see replica.go
+	stats   dbStats // for /metrics (stats.go)
+	replica bool    // a read replica's copy: read-only, see replica.go
 	// ftsNotes: the schema has listings_fts_stale (set at open, after the
 	// migrations; see fts.go).
 	ftsNotes bool

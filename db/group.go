@@ -96,6 +96,7 @@ func (d *DB) runGroup() {
 	g.queue = g.queue[n:]
 	g.mu.Unlock()
 
+	d.observeBatch(n)
 	d.commitGroup(batch)
 	for _, r := range batch {
 		close(r.done)

@@ -81,8 +81,10 @@ func (c *readCache) put(key string, gen uint64, v any) {
 func memo[T any](ctx context.Context, d *DB, key string, fn func(ctx context.Context) (T, error)) (T, error) {
 	gen := d.rc.gen.Load()
 	if v, ok := d.rc.get(key, gen); ok {
+		d.stats.cacheHits.Add(1)
 		return v.(T), nil
 	}
+	d.stats.cacheMisses.Add(1)
 	v, err, _ := d.rc.flight.Do(strconv.FormatUint(gen, 10)+" "+key, func() (any, error) {
 		v, err := fn(context.WithoutCancel(ctx))
 		if err == nil {

@@ -415,6 +415,7 @@ func bounds(s *ops.Schema) []string {
 // result or problem into a tool result.
 func (h *Handler) callTool(op *ops.Operation) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		routes.SetRoute(ctx, op.ID) // the metrics' route of this tools/call
 		p, err := h.principal(ctx, req.Extra)
 		if err != nil {
 			return errorResult(err), nil

@@ -189,6 +189,8 @@ type Problem struct {
 	Errors []FieldError `json:"errors,omitempty" doc:"invalid: one entry per bad input."`
 	Scope  string       `json:"required_scope,omitempty" enum:"$scope" doc:"forbidden: the scope the credential lacks."`
 	Extra  ProblemExtra `json:"extra,omitempty"`
+	// RequestID is set by the HTTP door (routes), not by the executor.
+	RequestID string `json:"request_id,omitempty" doc:"The request's X-Request-Id (the client's own when it sent a short plain one): quote it when reporting a problem; the server's access log line carries it."`
 }
 
 // ProblemExtra carries facts a client can act on.

@@ -20,6 +20,7 @@ import (
 // call the executor (which validates and runs the business function), respond.
 func (s *Server) operationHandler(op *ops.Operation) httprouter.Handle {
 	return func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+		SetRoute(r.Context(), op.ID)
 		p, err := s.App.People.Authenticate(r.Context(), r.Header.Get("Authorization"))
 		if err != nil {
 			writeProblem(w, r, err)
@@ -246,5 +247,5 @@ func writeProblem(w http.ResponseWriter, r *http.Request, err error) {
 	h.Set("Content-Type", "application/problem+json")
 	h.Set("Cache-Control", "no-store")
 	w.WriteHeader(e.Code.Status())
-	w.Write(ops.ProblemBody(e))
+	w.Write(problemBody(r, e))
 }

@@ -72,7 +72,7 @@ func OpenAPI(a *app.App) ([]byte, error) {
 		"info": map[string]any{
 			"title":       "launchdir API",
 			"version":     kernel.Version,
-			"description": "Startup listing directory: public reads, signed-in writes, drafts from a crawl with evidence, orders with hosted checkout. Every operation is also an MCP tool of the same name at " + a.MCPURL() + ". Errors are RFC 9457 problems (application/problem+json) with a stable `code`.",
+			"description": "Startup listing directory: public reads, signed-in writes, drafts from a crawl with evidence, orders with hosted checkout. Every operation is also an MCP tool of the same name at " + a.MCPURL() + ". Errors are RFC 9457 problems (application/problem+json) with a stable `code`. " + corsDoc,
 			"contact":     map[string]any{"name": a.Cfg.SiteName, "url": a.Cfg.BaseURL + "/"},
 			// OpenAPI 3.1: an SPDX identifier, exclusive with url (LICENSE).
 			"license": map[string]any{"name": "Apache-2.0", "identifier": "Apache-2.0"},

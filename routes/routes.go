@@ -39,6 +39,7 @@ type Server struct {
 	limiter *limiter
 	admit   *admission
 	openapi []byte
+	metrics *Metrics // observe.go
 }
 
 // New builds the router from the operations table.
@@ -46,7 +47,7 @@ func New(a *app.App, o Options) (*Server, error) {
 	if o.MaxBodyBytes == 0 {
 		o.MaxBodyBytes = 1 << 20
 	}
-	s := &Server{App: a, Opts: o, router: httprouter.New()}
+	s := &Server{App: a, Opts: o, router: httprouter.New(), metrics: newMetrics()}
 	if o.RatePerSecond > 0 {
 		s.limiter = newLimiter(o.RatePerSecond, o.RateBurst)
 	}
@@ -111,5 +112,5 @@ func (s *Server) Router() *httprouter.Router { return s.router }
 // Handle mounts another door (MCP, OAuth, checkout) behind the same rate
 // limit. Path uses httprouter syntax.
 func (s *Server) Handle(method, path string, h http.Handler) {
-	s.router.Handler(method, path, h)
+	s.router.Handler(method, path, labelled(path, h))
 }

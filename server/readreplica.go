@@ -118,7 +118,7 @@ func startReadReplica(ctx context.Context, c *Config, log *slog.Logger) (*Servic
 		return fail(err)
 	}
 	log.Info("read replica", "primary", c.PrimaryURL, "follows", replica.Redact(c.ReplicaOf))
-	return &Service{App: a, Handler: toPrimary(srv, c), cancel: func() {}, DB: d, fol: fol}, nil
+	return &Service{App: a, Handler: wrapOps(c, srv, toPrimary(srv, c), d, log), cancel: func() {}, DB: d, fol: fol}, nil
 }
 
 // schemaWatch logs (once per version) when the primary's schema moves away

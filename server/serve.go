@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"os/signal"
@@ -26,7 +25,7 @@ func Serve(args []string, stderr io.Writer) error {
 	if err := cfg.Check(); err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	log := cfg.NewLogger(stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	svc, err := Start(ctx, cfg, log)
@@ -34,6 +33,11 @@ func Serve(args []string, stderr io.Writer) error {
 		return err
 	}
 	defer svc.Close()
+	stopPprof, err := startPprof(cfg.PprofAddr, log)
+	if err != nil {
+		return err
+	}
+	defer stopPprof()
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %v", cfg.Addr, err)

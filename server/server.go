@@ -72,6 +72,7 @@ type Config struct {
 	MaxInFlight     int
 	MaxWrites       int
 	QueueTimeout    time.Duration
+	OpsConfig       // logs, metrics, readiness, pprof, CORS, compression (observe.go)
 }
 
 func DefaultConfig() *Config {
@@ -79,7 +80,8 @@ func DefaultConfig() *Config {
 		RatePerSecond: 20, RateBurst: 40, ShutdownTimeout: 15 * time.Second, IdemTTL: 24 * time.Hour, IdemStale: 5 * time.Minute,
 		CrawlWorkers: 2, CrawlMaxPages: 12, CrawlMaxBytes: 2 << 20, CrawlTimeout: 15 * time.Second,
 		Payments: "test", VATCheck: "offline", VoteMinAge: 24 * time.Hour,
-		ReadConns: db.DefaultReadConns(), ReadCacheMB: db.DefaultReadCacheKB / 1000, WriteCacheMB: db.DefaultWriteCacheKB / 1000, MaxInFlight: defaultMaxInFlight(), MaxWrites: defaultMaxWrites, QueueTimeout: routes.DefaultQueueTimeout}
+		ReadConns: db.DefaultReadConns(), ReadCacheMB: db.DefaultReadCacheKB / 1000, WriteCacheMB: db.DefaultWriteCacheKB / 1000, MaxInFlight: defaultMaxInFlight(), MaxWrites: defaultMaxWrites, QueueTimeout: routes.DefaultQueueTimeout,
+		OpsConfig: defaultOps()}
 }
 
 func (c *Config) flags() *flag.FlagSet {
@@ -114,6 +116,7 @@ func (c *Config) flags() *flag.FlagSet {
 	fs.StringVar(&c.Payments, "payments", c.Payments, "payment provider: test (built-in TEST MODE checkout page) or stripe (LAUNCHDIR_STRIPE_KEY, LAUNCHDIR_STRIPE_WEBHOOK_SECRET)")
 	fs.StringVar(&c.VATCheck, "vat-check", c.VATCheck, "VAT number validation: offline (format check) or vies (EU VIES lookup)")
 	fs.DurationVar(&c.VoteMinAge, "vote-min-account-age", c.VoteMinAge, "votes of younger accounts are stored but not counted (0 = every verified account counts)")
+	opsFlags(fs, c)
 	return fs
 }
 
@@ -158,6 +161,9 @@ func (c *Config) Check() error {
 	}
 	if c.ReadConns < 1 || c.MaxInFlight < 0 || c.MaxWrites < 1 || c.QueueTimeout <= 0 {
 		return errors.New("bad -read-conns/-max-inflight/-max-inflight-writes/-queue-timeout: read conns and writes >= 1, max-inflight >= 0, queue timeout > 0")
+	}
+	if err := c.checkOps(); err != nil {
+		return err
 	}
 	if c.VoteMinAge < 0 {
 		return errors.New("bad -vote-min-account-age: must not be negative")
@@ -267,7 +273,7 @@ func Start(ctx context.Context, c *Config, log *slog.Logger) (*Service, error) {
 	if rep != nil { // read replicas may follow: mark browsers that just wrote (see toPrimary)
 		h = markWrites(srv, strings.HasPrefix(c.BaseURL, "https://"))
 	}
-	s := &Service{App: a, Handler: h, cancel: cancel, DB: d, rep: rep}
+	s := &Service{App: a, Handler: wrapOps(c, srv, h, d, log), cancel: cancel, DB: d, rep: rep}
 	s.wg.Add(1)
 	go func() { defer s.wg.Done(); a.RunBackground(bg) }()
 	return s, nil
