@@ -14,11 +14,11 @@ type FAQ struct {
 
 // FounderRef is a founder as shown on a listing.
 type FounderRef struct {
-	Slug    string            `json:"slug"`
-	Name    string            `json:"name"`
-	Title   string            `json:"title"`
-	Bio     string            `json:"bio,omitempty"`
-	Socials map[string]string `json:"socials"`
+	Slug    string  `json:"slug"`
+	Name    string  `json:"name"`
+	Title   string  `json:"title"`
+	Bio     string  `json:"bio,omitempty"`
+	Socials Socials `json:"socials"`
 }
 
 // Update is a listing update post.
@@ -104,7 +104,7 @@ type Listing struct {
 	Categories       []CategoryRef     `json:"categories"`
 	Founders         []FounderRef      `json:"founders"`
 	FAQs             []FAQ             `json:"faqs"`
-	Socials          map[string]string `json:"socials"`
+	Socials          Socials           `json:"socials"`
 	LatestUpdates    []Update          `json:"latest_updates"`
 	Rating           Rating            `json:"community_rating"`
 	DomainRating     DomainRating      `json:"domain_rating"`

@@ -282,15 +282,15 @@ func (d *DB) Board(ctx context.Context, metric, value, from string, offset int, 
 
 // Founder is a founder profile.
 type Founder struct {
-	ID        int64             `json:"-"`
-	Slug      string            `json:"slug"`
-	Name      string            `json:"name"`
-	Title     string            `json:"title"`
-	Bio       string            `json:"bio"`
-	Country   string            `json:"country"`
-	Socials   map[string]string `json:"socials"`
-	Companies []Summary         `json:"companies,omitempty"`
-	Stories   []FounderStory    `json:"stories,omitempty"`
+	ID        int64          `json:"-"`
+	Slug      string         `json:"slug"`
+	Name      string         `json:"name"`
+	Title     string         `json:"title"`
+	Bio       string         `json:"bio"`
+	Country   string         `json:"country"`
+	Socials   Socials        `json:"socials"`
+	Companies []Summary      `json:"companies,omitempty"`
+	Stories   []FounderStory `json:"stories,omitempty"`
 }
 
 // FounderStory is a story a founder told on one of their listings.

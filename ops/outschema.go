@@ -73,7 +73,11 @@ func (r *Reflector) Schema(t reflect.Type) map[string]any {
 		}
 		return map[string]any{"type": "array", "items": r.Schema(t.Elem())}
 	case reflect.Map:
-		return map[string]any{"type": "object", "additionalProperties": r.Schema(t.Elem())}
+		s := map[string]any{"type": "object", "additionalProperties": r.Schema(t.Elem())}
+		if t.Name() != "" { // a named map is a shared shape: one definition
+			return map[string]any{"$ref": r.Prefix + r.defineAs(t, s)}
+		}
+		return s
 	case reflect.String:
 		return map[string]any{"type": "string"}
 	case reflect.Bool:
@@ -109,6 +113,19 @@ func (r *Reflector) define(t reflect.Type) string {
 	r.names[t], r.taken[name] = name, t
 	r.Defs[name] = map[string]any{} // placeholder against recursion
 	r.Defs[name] = r.object(t)
+	return name
+}
+
+// defineAs registers a named non-struct type with its schema.
+func (r *Reflector) defineAs(t reflect.Type, s map[string]any) string {
+	if n, ok := r.names[t]; ok {
+		return n
+	}
+	name := TypeName(t)
+	if other, ok := r.taken[name]; ok && other != t {
+		name = exportName(pkgBase(t.PkgPath())) + name
+	}
+	r.names[t], r.taken[name], r.Defs[name] = name, t, s
 	return name
 }
 

@@ -78,11 +78,11 @@ type Field struct {
 
 // DraftFounder is a founder of a draft.
 type DraftFounder struct {
-	Name     string            `json:"name"`
-	Title    string            `json:"title"`
-	Bio      string            `json:"bio"`
-	Socials  map[string]string `json:"socials"`
-	Evidence []crawl.Evidence  `json:"evidence"`
+	Name     string           `json:"name"`
+	Title    string           `json:"title"`
+	Bio      string           `json:"bio"`
+	Socials  db.Socials       `json:"socials"`
+	Evidence []crawl.Evidence `json:"evidence"`
 }
 
 // DraftFAQ is a question and answer, with evidence when drafted.
@@ -129,8 +129,8 @@ type Draft struct {
 	Fields         map[string]*Field `json:"fields"`
 	FAQs           []DraftFAQ        `json:"faqs"`
 	Founders       []DraftFounder    `json:"founders"`
-	CompanySocials map[string]string `json:"company_socials"`
-	FounderSocials map[string]string `json:"founder_socials"`
+	CompanySocials db.Socials        `json:"company_socials"`
+	FounderSocials db.Socials        `json:"founder_socials"`
 	Story          map[string]string `json:"story"`
 	Milestones     []db.Milestone    `json:"milestones"`
 	CompetitorURL  string            `json:"competitor_url"`
