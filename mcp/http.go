@@ -123,6 +123,9 @@ func (h *Handler) parseSelection(r *http.Request) (selection, int, error) {
 	if !ok {
 		return sel, http.StatusNotFound, fmt.Errorf("no MCP endpoint at %s", r.URL.Path)
 	}
+	if r, ok := strings.CutPrefix(rest, "/full"); ok && (r == "" || r[0] == '/') {
+		sel.full, rest = true, r
+	}
 	if r, ok := strings.CutSuffix(rest, "/readonly"); ok {
 		sel.readOnly, rest = true, r
 	}
@@ -155,6 +158,13 @@ func (h *Handler) parseSelection(r *http.Request) (selection, int, error) {
 				}
 			}
 		}
+	}
+	switch v := strings.ToLower(strings.TrimSpace(r.Header.Get("X-MCP-Output-Schemas"))); v {
+	case "", "false", "0", "no":
+	case "true", "1", "yes":
+		sel.full = true
+	default:
+		return sel, http.StatusBadRequest, fmt.Errorf("X-MCP-Output-Schemas must be true or false, not %q", v)
 	}
 	switch v := strings.ToLower(strings.TrimSpace(r.Header.Get("X-MCP-Readonly"))); v {
 	case "", "false", "0", "no":

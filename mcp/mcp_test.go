@@ -164,7 +164,7 @@ func text(res *sdk.CallToolResult) string {
 
 func TestToolsListMatchesTable(t *testing.T) {
 	e := newEnv(t)
-	cs := connect(t, e, conn{})
+	cs := connect(t, e, conn{path: "/mcp/full"})
 	tools := listTools(t, cs)
 	var want []string
 	for _, op := range e.App.Table.Ops {
@@ -229,11 +229,12 @@ func resolveSchema(t *testing.T, what string, s any) *jsonschema.Resolved {
 	return r
 }
 
-// TestToolsGolden snapshots every tool as clients see it. Regenerate with
+// TestToolsGolden snapshots every tool as clients of /mcp/full see it
+// (the default /mcp lists the same without outputSchema). Regenerate with
 // go test ./mcp -run TestToolsGolden -update.
 func TestToolsGolden(t *testing.T) {
 	e := newEnv(t)
-	cs := connect(t, e, conn{})
+	cs := connect(t, e, conn{path: "/mcp/full"})
 	tools := listTools(t, cs)
 	sort.Slice(tools, func(i, j int) bool { return tools[i].Name < tools[j].Name })
 	type snap struct {

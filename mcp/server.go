@@ -9,6 +9,11 @@
 //	/mcp/readonly              read-only tools
 //	/mcp/x/{toolsets}          tools of the named toolsets (comma separated)
 //	/mcp/x/{toolsets}/readonly both restrictions
+//	/mcp/full…                 any of the above with output schemas listed
+//
+// The default lists leave output schemas out (tools still return
+// structuredContent) so that tools/list of every tool stays under 100 KB;
+// /mcp/full or the header X-MCP-Output-Schemas: true add them.
 //
 // The headers X-MCP-Toolsets (comma list) and X-MCP-Readonly: true select
 // the same way on any of these paths.
@@ -153,9 +158,11 @@ func Mount(s *routes.Server, a *app.App) *Handler {
 func MountWith(s *routes.Server, a *app.App, opts Options) *Handler {
 	h := NewHandler(a, opts)
 	base := h.opts.BasePath
-	for _, p := range []string{base, base + "/readonly", base + "/x/:toolsets", base + "/x/:toolsets/readonly"} {
-		for _, m := range []string{http.MethodPost, http.MethodGet, http.MethodDelete} {
-			s.Handle(m, p, h)
+	for _, full := range []string{"", "/full"} {
+		for _, p := range []string{"", "/readonly", "/x/:toolsets", "/x/:toolsets/readonly"} {
+			for _, m := range []string{http.MethodPost, http.MethodGet, http.MethodDelete} {
+				s.Handle(m, base+full+p, h)
+			}
 		}
 	}
 	return h
@@ -184,6 +191,10 @@ func toolsetOf(op *ops.Operation) string {
 type selection struct {
 	toolsets []string // sorted; nil means all
 	readOnly bool
+	// full lists output schemas too (/mcp/full…, X-MCP-Output-Schemas):
+	// they are 60 % of the list's bytes, and without them the default
+	// tools/list stays under 100 KB of an LLM client's context.
+	full bool
 }
 
 func (s selection) key() string {
@@ -193,6 +204,9 @@ func (s selection) key() string {
 	}
 	if s.readOnly {
 		k += "|ro"
+	}
+	if s.full {
+		k += "|full"
 	}
 	return k
 }
@@ -251,7 +265,13 @@ func (h *Handler) newServer(sel selection) *sdk.Server {
 	})
 	for _, t := range h.tools {
 		if sel.includes(t.op) {
-			s.AddTool(t.tool, h.callTool(t.op))
+			tool := t.tool
+			if !sel.full { // results stay structured; the schema is at /mcp/full
+				c := *tool
+				c.OutputSchema = nil
+				tool = &c
+			}
+			s.AddTool(tool, h.callTool(t.op))
 		}
 	}
 	h.addResources(s)
@@ -265,8 +285,13 @@ func (h *Handler) instructions(sel selection) string {
 	b.WriteString("Signed-in tools (their descriptions say which scope they need) submit a product by its website URL, edit drafts, manage own listings, claims and orders; they need Authorization: Bearer <OAuth access token or API key> and otherwise answer HTTP 401 with a WWW-Authenticate challenge pointing at the OAuth metadata. ")
 	b.WriteString("Typical flow: submit_listing, poll get_draft until status is ready, update_draft, submit_draft, then choose_free_listing or create_checkout (the user pays on the returned checkout_url themselves). ")
 	b.WriteString("The billboard leaderboard is a paid ranking and must be presented as paid. There is no voting through this server. ")
-	fmt.Fprintf(&b, "Toolsets: %s (select with the path %s/x/<a,b> or the X-MCP-Toolsets header; %s/readonly or X-MCP-Readonly: true shows read-only tools).",
+	fmt.Fprintf(&b, "Toolsets: %s (select with the path %s/x/<a,b> or the X-MCP-Toolsets header; %s/readonly or X-MCP-Readonly: true shows read-only tools). ",
 		strings.Join(h.toolsets, ", "), h.opts.BasePath, h.opts.BasePath)
+	if sel.full {
+		b.WriteString("Tools list their output schemas.")
+	} else {
+		fmt.Fprintf(&b, "Results are JSON objects (structuredContent); %s/full (before /x or /readonly) or X-MCP-Output-Schemas: true lists each tool's output schema.", h.opts.BasePath)
+	}
 	if sel.toolsets != nil || sel.readOnly {
 		b.WriteString(" This endpoint shows")
 		if sel.readOnly {
