@@ -108,7 +108,8 @@ func (x *Executor) Call(ctx context.Context, op *Operation, p *Principal, args m
 		}
 		return prev, err
 	}
-	res, err = x.run(WithIdemClaim(ctx, IdemClaim{UserID: p.UserID, Key: idemKey}), op, in)
+	rctx := WithIdemClaim(ctx, IdemClaim{UserID: p.UserID, Key: idemKey, Status: op.SuccessStatus()})
+	res, err = x.run(rctx, op, in)
 	if err != nil {
 		e := AsError(err)
 		if e.Code == CodeInternal || e.Code == CodeUnavailable || e.Code == CodeRateLimited {
@@ -120,6 +121,9 @@ func (x *Executor) Call(ctx context.Context, op *Operation, p *Principal, args m
 			x.Log.Error("idempotency finish", "err", ferr)
 		}
 		return nil, err
+	}
+	if c, _ := IdemClaimFrom(rctx); c.Stored() {
+		return res, nil // committed with the effect, byte for byte this body
 	}
 	if ferr := x.Idem.Finish(context.WithoutCancel(ctx), p.UserID, idemKey, res); ferr != nil {
 		x.Log.Error("idempotency finish", "err", ferr)

@@ -3,6 +3,7 @@ package kernel
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"time"
 
 	"launchdir/db"
@@ -96,4 +97,19 @@ func (s *IdemStore) Abandon(ctx context.Context, userID int64, key string) {
 func (a *Kernel) PurgeIdempotency(ctx context.Context) error {
 	_, err := a.DB.W.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE expires_at <= ?`, a.Now().UTC().Format(time.RFC3339Nano))
 	return err
+}
+
+// RespondInTx stores out (encoded exactly as the executor encodes an
+// operation's output) as the response of ctx's idempotent request, inside
+// the transaction q that makes the effect. An operation calls it last in
+// its final write transaction and returns the same out.
+func RespondInTx(ctx context.Context, q db.Execer, out any) error {
+	if _, ok := ops.IdemClaimFrom(ctx); !ok {
+		return nil
+	}
+	body, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	return db.StoreIdemResponse(ctx, q, body)
 }
