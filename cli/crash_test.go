@@ -226,6 +226,7 @@ func TestKill9NeverDuplicatesIdempotentEffects(t *testing.T) {
 	time.Sleep(1100 * time.Millisecond)
 	effects := map[string]int{} // op path -> keys that must have exactly one effect
 	lost, replayed := 0, 0
+	lostBy := map[string]int{} // op path -> responses lost
 	for _, ic := range calls {
 		st, body, h, err := ic.doH(context.Background(), c.base, bearer)
 		if err != nil {
@@ -241,6 +242,7 @@ func TestKill9NeverDuplicatesIdempotentEffects(t *testing.T) {
 		case st == 409 && strings.Contains(string(body), `"effect_committed":true`):
 			effects[ic.path]++
 			lost++
+			lostBy[ic.method+" "+ic.path]++
 		default:
 			t.Errorf("retry %s %s: %d %s", ic.key, ic.path, st, body)
 		}
@@ -274,7 +276,7 @@ func TestKill9NeverDuplicatesIdempotentEffects(t *testing.T) {
 	// its effect: a retry after the kill replays the original answer, so
 	// no client is left with "effect committed, response lost".
 	if lost != 0 {
-		t.Errorf("%d responses lost to the kills, want 0", lost)
+		t.Errorf("%d responses lost to the kills, want 0: %v", lost, lostBy)
 	}
 	if orders != effects["/api/v1/orders/checkout"] {
 		t.Errorf("orders %d, keys with an effect %d", orders, effects["/api/v1/orders/checkout"])

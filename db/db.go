@@ -275,6 +275,18 @@ func StoreIdemResponse(ctx context.Context, q Execer, body []byte) error {
 	return err
 }
 
+// SetIdemRecovery records, inside an effect's transaction, where a retry
+// of ctx's idempotent request resumes if the process dies before the
+// response is stored (an order number, say; see createCheckout).
+func SetIdemRecovery(ctx context.Context, q Execer, point string) error {
+	c, ok := ops.IdemClaimFrom(ctx)
+	if !ok {
+		return nil
+	}
+	_, err := q.ExecContext(ctx, `UPDATE idempotency_keys SET recovery = ? WHERE user_id = ? AND key = ?`, point, c.UserID, c.Key)
+	return err
+}
+
 // mapErr turns SQLite constraint failures into domain errors.
 func mapErr(err error) error {
 	if err == nil {

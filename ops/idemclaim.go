@@ -19,6 +19,9 @@ type IdemClaim struct {
 	UserID int64
 	Key    string
 	Status int // the operation's success status, stored with the body
+	// Recovery is set when this run resumes a request whose process died
+	// after an effect that recorded this recovery point (db.SetIdemRecovery).
+	Recovery string
 
 	stored *atomic.Bool // a response was written in an effect's transaction
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"launchdir/apitest"
+	"launchdir/app/commerce"
 	"launchdir/ops"
 )
 
@@ -63,4 +64,56 @@ func TestResponseStoredWithEffect(t *testing.T) {
 		t.Errorf("updates %d, want 1", updates)
 	}
 	t.Logf("owner orders after one checkout key: %d", orders)
+}
+
+// stalledProvider is a payment provider that answers only when told to,
+// as one that is slow while the process dies would never answer.
+type stalledProvider struct {
+	entered chan struct{}
+	answer  chan struct{}
+}
+
+func (stalledProvider) Name() string { return "stripe" }
+
+func (p stalledProvider) CreateSession(_ context.Context, o *commerce.Order) (string, string, error) {
+	p.entered <- struct{}{}
+	<-p.answer
+	return "https://pay.example/" + o.Number, "sess_" + o.Number, nil
+}
+
+// create_checkout resumes at its payment step: while the first request is
+// stuck after committing its order (as when its process dies there), a
+// retry of the key after the release window takes the key over, pays for
+// the same order and answers 201 with it; exactly one order exists.
+func TestCheckoutResumesAfterOrderPhase(t *testing.T) {
+	e := newOwnerEnv(t)
+	apitest.LoadSQL(t, e.DB, "orders_fixture.sql")
+	p := stalledProvider{entered: make(chan struct{}, 2), answer: make(chan struct{})}
+	e.App.Commerce.SetPaymentProvider(p)
+	h := append(append([]string{}, e.owner...), "Idempotency-Key", "resume-1")
+	body := apitest.Order(apitest.OrderItem("ai_review", "listing_id", 1))
+	first := make(chan *apitest.Response, 1)
+	go func() { first <- e.Do("POST", "/api/v1/orders/checkout", body, h...) }()
+	<-p.entered // the order committed; the response did not
+	e.App.Now = func() time.Time { return apitest.Now.Add(6 * time.Minute) }
+	retried := make(chan *apitest.Response, 1)
+	go func() { retried <- e.Do("POST", "/api/v1/orders/checkout", body, h...) }()
+	<-p.entered // the retry resumed at the payment step
+	p.answer <- struct{}{}
+	p.answer <- struct{}{}
+	r1, r2 := <-first, <-retried
+	n1, _ := r1.JSON()["number"].(string)
+	n2, _ := r2.JSON()["number"].(string)
+	if r1.Status != 201 || r2.Status != 201 || n1 == "" || n1 != n2 {
+		t.Fatalf("first %d %s, resumed %d %s", r1.Status, r1.Body, r2.Status, r2.Body)
+	}
+	var orders int
+	e.DB.R.QueryRow(`SELECT count(*) FROM orders WHERE number = ? OR provider_ref LIKE 'sess_%'`, n1).Scan(&orders)
+	if orders != 1 {
+		t.Errorf("%d orders for one key, want 1", orders)
+	}
+	// Later retries replay the stored response.
+	if r := e.Do("POST", "/api/v1/orders/checkout", body, h...); r.Status != 201 || r.Header.Get("Idempotent-Replayed") != "true" || r.JSON()["number"] != n1 {
+		t.Errorf("replay: %d %s", r.Status, r.Body)
+	}
 }
