@@ -159,7 +159,8 @@ func crashDB(t *testing.T) (path, key string) {
 // concurrent idempotent writes (create_checkout, post_listing_update,
 // PATCH /me/listings) while the server is killed with SIGKILL, several
 // times; then, after the release window, every key is retried: each key has
-// exactly one effect, never two.
+// exactly one effect, never two, and every key whose effect committed
+// replays its original response (0 lost responses, issue 25).
 func TestKill9NeverDuplicatesIdempotentEffects(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash drill")
@@ -225,6 +226,7 @@ func TestKill9NeverDuplicatesIdempotentEffects(t *testing.T) {
 	time.Sleep(1100 * time.Millisecond)
 	effects := map[string]int{} // op path -> keys that must have exactly one effect
 	lost, replayed := 0, 0
+	lostBy := map[string]int{} // op path -> responses lost
 	for _, ic := range calls {
 		st, body, h, err := ic.doH(context.Background(), c.base, bearer)
 		if err != nil {
@@ -240,6 +242,7 @@ func TestKill9NeverDuplicatesIdempotentEffects(t *testing.T) {
 		case st == 409 && strings.Contains(string(body), `"effect_committed":true`):
 			effects[ic.path]++
 			lost++
+			lostBy[ic.method+" "+ic.path]++
 		default:
 			t.Errorf("retry %s %s: %d %s", ic.key, ic.path, st, body)
 		}
@@ -269,6 +272,12 @@ func TestKill9NeverDuplicatesIdempotentEffects(t *testing.T) {
 	dupRevs := count(`SELECT count(*) FROM (SELECT after FROM revisions WHERE operation = 'update_my_listing' GROUP BY after HAVING count(*) > 1)`)
 	t.Logf("%d kills, %d keys (%d acknowledged before a kill), %d orders, %d updates, %d revisions, %d lost responses, %d double retries",
 		kills, len(calls), len(acked), orders, updates, revs, lost, replayed)
+	// Each of these operations stores its response in the transaction of
+	// its effect: a retry after the kill replays the original answer, so
+	// no client is left with "effect committed, response lost".
+	if lost != 0 {
+		t.Errorf("%d responses lost to the kills, want 0: %v", lost, lostBy)
+	}
 	if orders != effects["/api/v1/orders/checkout"] {
 		t.Errorf("orders %d, keys with an effect %d", orders, effects["/api/v1/orders/checkout"])
 	}

@@ -254,6 +254,40 @@ func markIdemEffect(ctx context.Context, tx *sql.Tx) error {
 	return err
 }
 
+// Execer writes inside a transaction (a *sql.Tx or Queries).
+type Execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// StoreIdemResponse stores body as the response of ctx's idempotent
+// request inside the effect's own transaction q, so the effect and the
+// response commit together (or neither does). Without a claim in ctx it
+// does nothing.
+func StoreIdemResponse(ctx context.Context, q Execer, body []byte) error {
+	c, ok := ops.IdemClaimFrom(ctx)
+	if !ok {
+		return nil
+	}
+	_, err := q.ExecContext(ctx, `UPDATE idempotency_keys SET state = 'done', response_status = ?, response_body = ?,
+		effect_at = coalesce(effect_at, strftime('%Y-%m-%dT%H:%M:%fZ','now')) WHERE user_id = ? AND key = ?`, c.Status, body, c.UserID, c.Key)
+	if err == nil {
+		c.MarkStored()
+	}
+	return err
+}
+
+// SetIdemRecovery records, inside an effect's transaction, where a retry
+// of ctx's idempotent request resumes if the process dies before the
+// response is stored (an order number, say; see createCheckout).
+func SetIdemRecovery(ctx context.Context, q Execer, point string) error {
+	c, ok := ops.IdemClaimFrom(ctx)
+	if !ok {
+		return nil
+	}
+	_, err := q.ExecContext(ctx, `UPDATE idempotency_keys SET recovery = ? WHERE user_id = ? AND key = ?`, point, c.UserID, c.Key)
+	return err
+}
+
 // mapErr turns SQLite constraint failures into domain errors.
 func mapErr(err error) error {
 	if err == nil {

@@ -19,6 +19,7 @@ import (
 
 // JSON-RPC error codes of the HTTP layer (implementation-defined range).
 const (
+	codeParseError     = -32700
 	codeInvalidRequest = -32600
 	codeUnauthorized   = -32001
 	codeForbidden      = -32003
@@ -60,6 +61,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			// JSON decoders would silently turn bad bytes into U+FFFD and
 			// store them; refuse like the REST door does.
 			writeRPCError(w, http.StatusBadRequest, nil, codeInvalidRequest, "request body is not valid UTF-8", nil)
+			return
+		}
+		if status, code, msg := refuseShape(body); status != 0 {
+			writeRPCError(w, status, nil, code, msg, nil)
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
@@ -224,20 +229,29 @@ func headersMatch(r *http.Request, m rpcMessage) bool {
 		strings.TrimSpace(r.Header.Get("Mcp-Name")) == m.Params.Name
 }
 
-// peek decodes a single message or a batch; malformed bodies give nothing
-// (the SDK reports them).
-func peek(body []byte) []rpcMessage {
+// refuseShape answers what the SDK must never see: a body that is not JSON
+// (a JSON-RPC parse error, as JSON, not the SDK's text/plain) and a batch.
+// Batches were removed from MCP in protocol 2025-06-18; served, one 55 KB
+// batch of 1,000 tools/list calls cost 8 s of CPU and 148 MB of answer
+// while the rate limiter counted one request. Refusing them keeps one
+// request one message. It returns status 0 for a body to pass on.
+func refuseShape(body []byte) (status, code int, msg string) {
 	body = bytes.TrimSpace(body)
-	if len(body) == 0 {
-		return nil
+	if !json.Valid(body) {
+		return http.StatusBadRequest, codeParseError, "parse error: the request body is not one JSON value"
 	}
 	if body[0] == '[' {
-		var batch []rpcMessage
-		if json.Unmarshal(body, &batch) != nil {
-			return nil
-		}
-		return batch
+		return http.StatusBadRequest, codeInvalidRequest, "JSON-RPC batches are not supported (MCP removed them in protocol 2025-06-18): send one message per request"
 	}
+	if body[0] != '{' {
+		return http.StatusBadRequest, codeInvalidRequest, "the request body must be one JSON-RPC message object"
+	}
+	return 0, 0, ""
+}
+
+// peek decodes the one message of a body refuseShape passed; malformed
+// messages give nothing (the SDK reports them).
+func peek(body []byte) []rpcMessage {
 	var m rpcMessage
 	if json.Unmarshal(body, &m) != nil {
 		return nil

@@ -2,7 +2,6 @@ package oauth
 
 import (
 	"context"
-	"database/sql"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -10,7 +9,6 @@ import (
 	"strings"
 
 	"launchdir/app/kernel"
-	"launchdir/db"
 	"launchdir/ops"
 )
 
@@ -290,48 +288,29 @@ func (s *Server) signIn(w http.ResponseWriter, r *http.Request) {
 		s.signInPage(w, r, request, email, "Enter your email and password.", http.StatusBadRequest)
 		return
 	}
-	ip := s.clientIP(r)
-	keys := []string{"ip:" + ip, "user:" + email + "|" + ip}
-	if wait, ok := s.signins.allow(keys, s.now()); !ok {
-		w.Header().Set("Retry-After", retryAfter(wait))
+	// The site's limiter: failures here and on the site's sign-in page
+	// count together, reserved before the password is checked.
+	done, err := s.App.People.ReserveSignin(email, s.clientIP(r))
+	if err != nil {
+		w.Header().Set("Retry-After", retryAfter(ops.AsError(err).RetryAfter))
 		s.signInPage(w, r, request, email, "Too many failed sign-ins. Wait a few minutes and try again.", http.StatusTooManyRequests)
 		return
 	}
-	userID, err := s.checkPassword(r.Context(), email, password)
+	userID, err := s.App.People.CheckCredentials(r.Context(), email, password)
+	done(err == nil && userID != 0)
 	if err != nil {
 		s.internalErrorPage(w, r, err)
 		return
 	}
 	if userID == 0 {
-		s.signins.fail(keys, s.now())
 		s.signInPage(w, r, request, email, "The email or password is not correct.", http.StatusUnauthorized)
 		return
 	}
-	s.signins.reset(keys[1:])
 	if err := s.startSession(w, r, userID); err != nil {
 		s.internalErrorPage(w, r, err)
 		return
 	}
 	http.Redirect(w, r, "/oauth/authorize?"+request, http.StatusSeeOther)
-}
-
-// checkPassword returns the user id when the password is right, 0 when not.
-// Unknown users cost a bcrypt comparison too, so timing reveals nothing.
-func (s *Server) checkPassword(ctx context.Context, email, password string) (int64, error) {
-	var id int64
-	var hash sql.NullString
-	err := s.App.DB.R.QueryRowContext(ctx, `SELECT id, password_hash FROM users WHERE email = ?`, email).Scan(&id, &hash)
-	if err != nil && !db.IsNoRows(err) {
-		return 0, err
-	}
-	if !hash.Valid || hash.String == "" {
-		compareDummy(password)
-		return 0, nil
-	}
-	if !passwordMatches(hash.String, password) {
-		return 0, nil
-	}
-	return id, nil
 }
 
 // checkForm parses a page form and checks its origin and CSRF token. On

@@ -73,7 +73,6 @@ type Server struct {
 	resource   string // <base>/mcp
 	trustProxy bool
 	cimd       *metadataCache
-	signins    *failureLimiter
 }
 
 // New builds the server and installs it as the app's OAuth token resolver.
@@ -96,7 +95,6 @@ func New(a *app.App, o Options) *Server {
 		base:     o.BaseURL,
 		resource: o.BaseURL + "/mcp",
 		cimd:     newMetadataCache(),
-		signins:  newFailureLimiter(),
 	}
 	if u, err := url.Parse(o.BaseURL); err == nil {
 		s.origin = strings.ToLower(u.Scheme + "://" + u.Host)
@@ -278,6 +276,5 @@ func (s *Server) Purge(ctx context.Context) error {
 		}
 	}
 	s.cimd.prune(now)
-	s.signins.prune(now)
 	return nil
 }

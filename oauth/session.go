@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"launchdir/app/kernel"
@@ -147,97 +146,6 @@ func (s *Server) csrfToken(w http.ResponseWriter, r *http.Request) string {
 func (s *Server) validCSRF(r *http.Request, token string) bool {
 	c := s.cookie(r, csrfCookie)
 	return c != "" && token != "" && subtle.ConstantTimeCompare([]byte(c), []byte(token)) == 1
-}
-
-// --- passwords ---
-
-// compareDummy spends a bcrypt comparison on a password of no account.
-func compareDummy(password string) { people.CompareDummyPassword(password) }
-
-// passwordMatches checks a stored hash (the same accounts as the site).
-func passwordMatches(hash, password string) bool { return people.PasswordMatches(hash, password) }
-
-// --- failed sign-in limiter ---
-
-// failureLimiter counts failed sign-ins per key in a fixed window.
-type failureLimiter struct {
-	mu sync.Mutex
-	m  map[string]*failures
-}
-
-type failures struct {
-	n     int
-	start time.Time
-}
-
-const (
-	signinWindow   = 15 * time.Minute
-	maxFailsPerKey = 5  // per email and IP
-	maxFailsPerIP  = 30 // per IP, any email
-	maxLimiterKeys = 100000
-)
-
-func newFailureLimiter() *failureLimiter { return &failureLimiter{m: map[string]*failures{}} }
-
-func limitOf(key string) int {
-	if strings.HasPrefix(key, "ip:") {
-		return maxFailsPerIP
-	}
-	return maxFailsPerKey
-}
-
-// allow reports whether another attempt may be made, or how long to wait.
-func (l *failureLimiter) allow(keys []string, now time.Time) (time.Duration, bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for _, k := range keys {
-		f := l.m[k]
-		if f == nil || now.Sub(f.start) >= signinWindow {
-			continue
-		}
-		if f.n >= limitOf(k) {
-			return f.start.Add(signinWindow).Sub(now), false
-		}
-	}
-	return 0, true
-}
-
-func (l *failureLimiter) fail(keys []string, now time.Time) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.m) > maxLimiterKeys {
-		l.pruneLocked(now)
-	}
-	for _, k := range keys {
-		f := l.m[k]
-		if f == nil || now.Sub(f.start) >= signinWindow {
-			f = &failures{start: now}
-			l.m[k] = f
-		}
-		f.n++
-	}
-}
-
-func (l *failureLimiter) reset(keys []string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for _, k := range keys {
-		delete(l.m, k)
-	}
-}
-
-func (l *failureLimiter) prune(now time.Time) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.pruneLocked(now)
-}
-
-func (l *failureLimiter) pruneLocked(now time.Time) {
-	for k, f := range l.m {
-		if now.Sub(f.start) >= signinWindow {
-			delete(l.m, k)
-		}
-	}
 }
 
 func retryAfter(d time.Duration) string {

@@ -24,6 +24,7 @@ const (
 	CodeUnsupportedMedia Code = "unsupported_media_type"
 	CodeInternal         Code = "internal"
 	CodeUnavailable      Code = "unavailable"
+	CodeTimeout          Code = "timeout" // the request (its body) did not arrive in time
 )
 
 // codeInfo is the one table mapping codes to HTTP statuses and titles.
@@ -43,6 +44,7 @@ var codeInfo = map[Code]struct {
 	CodeUnsupportedMedia: {http.StatusUnsupportedMediaType, "Unsupported media type"},
 	CodeInternal:         {http.StatusInternalServerError, "Internal error"},
 	CodeUnavailable:      {http.StatusServiceUnavailable, "Service unavailable"},
+	CodeTimeout:          {http.StatusRequestTimeout, "Request timeout"},
 }
 
 // Status returns the HTTP status for a code.

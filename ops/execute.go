@@ -41,12 +41,16 @@ type Result struct {
 	Body     json.RawMessage
 	Replayed bool
 	ETag     string // of Body when known already (see Encoded); not stored
+	// Resume, from IdemStore.Begin: run the operation again from this
+	// recovery point (its effect committed, its response did not).
+	Resume string
 }
 
 // IdemStore remembers responses of idempotent calls per (user, key).
 type IdemStore interface {
 	// Begin claims key for the request hash. It returns a stored result to
-	// replay, or nil when the caller should run the operation. It returns
+	// replay, or nil when the caller should run the operation, or a result
+	// with only Resume set when the operation resumes from a recovery point. It returns
 	// CodeConflict while the first call still runs and CodeIdemMismatch when
 	// the key was used with another request.
 	Begin(ctx context.Context, userID int64, key, hash string) (*Result, error)
@@ -102,13 +106,20 @@ func (x *Executor) Call(ctx context.Context, op *Operation, p *Principal, args m
 		return nil, Invalid("Idempotency-Key", "must be printable ASCII (no control characters)")
 	}
 	hash := requestHash(op.ID, clean)
-	if prev, err := x.Idem.Begin(ctx, p.UserID, idemKey, hash); err != nil || prev != nil {
-		if prev != nil {
-			prev.Replayed = true
-		}
-		return prev, err
+	prev, err := x.Idem.Begin(ctx, p.UserID, idemKey, hash)
+	if err != nil {
+		return nil, err
 	}
-	res, err = x.run(WithIdemClaim(ctx, IdemClaim{UserID: p.UserID, Key: idemKey}), op, in)
+	recovery := ""
+	if prev != nil {
+		if prev.Resume == "" {
+			prev.Replayed = true
+			return prev, nil
+		}
+		recovery = prev.Resume
+	}
+	rctx := WithIdemClaim(ctx, IdemClaim{UserID: p.UserID, Key: idemKey, Status: op.SuccessStatus(), Recovery: recovery})
+	res, err = x.run(rctx, op, in)
 	if err != nil {
 		e := AsError(err)
 		if e.Code == CodeInternal || e.Code == CodeUnavailable || e.Code == CodeRateLimited {
@@ -120,6 +131,9 @@ func (x *Executor) Call(ctx context.Context, op *Operation, p *Principal, args m
 			x.Log.Error("idempotency finish", "err", ferr)
 		}
 		return nil, err
+	}
+	if c, _ := IdemClaimFrom(rctx); c.Stored() {
+		return res, nil // committed with the effect, byte for byte this body
 	}
 	if ferr := x.Idem.Finish(context.WithoutCancel(ctx), p.UserID, idemKey, res); ferr != nil {
 		x.Log.Error("idempotency finish", "err", ferr)

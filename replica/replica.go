@@ -206,12 +206,6 @@ func (r *Replicator) Status() Status {
 	now := time.Now()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if st.InSync {
-		r.caughtUp = now
-	} else {
-		st.LagSeconds = now.Sub(r.caughtUp).Seconds()
-	}
-	st.Behind = r.behind
 	// Litestream clears its error when the next attempt starts; keep it
 	// until an attempt succeeds so /healthz and the log do not flicker.
 	if e := r.db.SyncDiagnostic().Error; e != "" {
@@ -220,6 +214,16 @@ func (r *Replicator) Status() Status {
 		r.err = ""
 	}
 	st.Error = r.err
+	// Equal positions are not "in sync" while replication reports an
+	// error: the positions may be stale (the database files removed under
+	// the process left both at their last values).
+	st.InSync = st.InSync && st.Error == ""
+	if st.InSync {
+		r.caughtUp = now
+	} else {
+		st.LagSeconds = now.Sub(r.caughtUp).Seconds()
+	}
+	st.Behind = r.behind
 	return st
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"launchdir/app/kernel"
 	"launchdir/ops"
+	"launchdir/site/layout"
 
 	"github.com/julienschmidt/httprouter"
 )
@@ -63,6 +64,10 @@ func (s *Server) badge(w http.ResponseWriter, r *http.Request, ps httprouter.Par
 	}
 	w.Header().Set("Content-Type", "image/svg+xml")
 	w.Header().Set("Cache-Control", "public, max-age=300")
+	// Opened on its own, an SVG is a document: no scripts, nothing loaded,
+	// and the browser must not guess another type.
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
 	w.Write([]byte(svg))
 }
 
@@ -74,12 +79,14 @@ func (s *Server) problemDoc(w http.ResponseWriter, r *http.Request, ps httproute
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	layout.SecureHeaders(w.Header())
 	fmt.Fprintf(w, "<!doctype html><title>%s</title><h1>%s</h1><p>HTTP status %d. The problem's <code>errors</code> list names each bad field.</p>",
 		html.EscapeString(c.Title()), html.EscapeString(c.Title()), c.Status())
 }
 
 func (s *Server) botPage(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	layout.SecureHeaders(w.Header())
 	fmt.Fprint(w, `<!doctype html><title>launchdirbot</title><h1>launchdirbot</h1>
 <p>launchdirbot reads a product's own website when its founder submits it to this directory, to draft a profile with evidence quotes.</p>
 <p>It obeys robots.txt (product token <code>launchdirbot</code>, including Crawl-delay), reads at most a dozen pages, one request at a time per host.</p>`)
@@ -89,6 +96,7 @@ func (s *Server) botPage(w http.ResponseWriter, r *http.Request, _ httprouter.Pa
 // POST grants ownership: mail scanners that open links must not claim.
 func (s *Server) claimEmail(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	layout.SecureHeaders(w.Header())
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Referrer-Policy", "no-referrer")
 	token := ps.ByName("token")
@@ -106,6 +114,7 @@ func (s *Server) claimEmail(w http.ResponseWriter, r *http.Request, ps httproute
 func (s *Server) claimEmailConfirm(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
 	slug, err := s.App.Owning.VerifyClaimEmail(r.Context(), ps.ByName("token"))
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	layout.SecureHeaders(w.Header())
 	w.Header().Set("Cache-Control", "no-store")
 	if err != nil {
 		w.WriteHeader(ops.AsError(err).Code.Status())

@@ -29,6 +29,9 @@ type Options struct {
 	// MaxInFlight 0 turns admission control off.
 	MaxInFlight, MaxInFlightWrites int
 	QueueTimeout                   time.Duration
+	// BodyGrace is the fixed part of the time a request body may take to
+	// arrive before admission (see bodies.go); 0 means 10 s.
+	BodyGrace time.Duration
 }
 
 // Server is the HTTP handler of the whole binary.
@@ -38,6 +41,7 @@ type Server struct {
 	router  *httprouter.Router
 	limiter *limiter
 	admit   *admission
+	bodies  *bodyBuffer
 	openapi []byte
 	metrics *Metrics // observe.go
 }
@@ -52,6 +56,7 @@ func New(a *app.App, o Options) (*Server, error) {
 		s.limiter = newLimiter(o.RatePerSecond, o.RateBurst)
 	}
 	s.admit = newAdmission(o.MaxInFlight, o.MaxInFlightWrites, o.QueueTimeout)
+	s.bodies = newBodyBuffer(o.BodyGrace)
 	doc, err := OpenAPI(a)
 	if err != nil {
 		return nil, err
@@ -97,6 +102,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if s.admit != nil && !exempt(r) {
+		if hasBody(r) {
+			done := s.bodies.read(w, r)
+			if done == nil {
+				return
+			}
+			defer done()
+		}
 		release := s.admit.enter(w, r)
 		if release == nil {
 			return

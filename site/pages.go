@@ -13,6 +13,7 @@ import (
 	"launchdir/app/people"
 	"launchdir/db"
 	"launchdir/ops"
+	"launchdir/site/layout"
 
 	"github.com/julienschmidt/httprouter"
 )
@@ -67,7 +68,7 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request, _ httprouter.Params)
 		anonymous = true
 		if body, ok := s.homeCache.get("/", time.Now()); ok {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.Header().Set("X-Content-Type-Options", "nosniff")
+			layout.SecureHeaders(w.Header())
 			w.Header().Set("Vary", "Cookie")
 			writeCached(w, r, body)
 			return

@@ -230,12 +230,7 @@ func values(r *http.Request, names ...string) map[string]string {
 }
 
 // safeNext keeps redirects after sign-in on this site.
-func safeNext(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") {
-		return "/"
-	}
-	return next
-}
+func safeNext(next string) string { return routes.LocalPath(next) }
 
 func (s *Site) signUpPage(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
 	s.form(w, r, "signup", "Create an account", http.StatusOK, &formData{Values: map[string]string{}})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"launchdir/app/kernel"
+	"launchdir/db"
 	"launchdir/ops"
 )
 
@@ -100,43 +101,32 @@ func (a *Service) quoteOrder(ctx context.Context, in *ops.Input) (any, error) {
 		Note: "A preview: nothing was saved or charged. create_checkout with the same body builds the order at the then current prices."}, nil
 }
 
+// createCheckout runs in two atomic phases, Stripe's way: the order (its
+// transaction also records the order number as the idempotency key's
+// recovery point), then the payment step and the response (stored in the
+// final transaction with the checkout URL). A retry of a key whose process
+// died between them resumes at the payment step with the same order
+// instead of answering "effect committed, response lost".
 func (a *Service) createCheckout(ctx context.Context, in *ops.Input) (any, error) {
-	req, vat, vatErrs, release, err := a.prepareOrder(ctx, in)
-	if err != nil {
-		return nil, err
+	number := ""
+	if c, ok := ops.IdemClaimFrom(ctx); ok {
+		number = c.Recovery
 	}
-	defer release()
-	if req.BillingCountry == "" {
-		// A quote may leave VAT open; an order must not, or an EU consumer
-		// would pay no VAT.
-		return nil, ops.Invalid("billing_country", "is required to build an order: VAT depends on the buyer's country")
-	}
-	prov := a.paymentProvider()
-	provName := "test"
-	if prov != nil {
-		provName = prov.Name()
-	}
-	var number string
-	var total int64
-	err = a.DB.Tx(ctx, func(tx *sql.Tx) error {
-		q, err := a.priceOrder(ctx, tx, in.UserID(), req, vat, vatErrs)
-		if err != nil {
-			return err
+	if number == "" {
+		var err error
+		if number, err = a.placeOrder(ctx, in); err != nil {
+			return nil, err
 		}
-		total = q.TotalCents
-		number, _, err = a.insertOrder(ctx, tx, in.UserID(), q, provName)
-		return err
-	})
-	if err != nil {
-		return nil, err
 	}
 	o, err := a.OrderByNumber(ctx, number)
 	if err != nil {
 		return nil, err
 	}
 	checkoutURL, ref := a.TestCheckoutURL(o.CheckoutToken), ""
+	prov := a.paymentProvider()
 	switch {
-	case total == 0:
+	case o.Status != "pending": // paid (nothing to pay) before a resume
+	case o.TotalCents == 0:
 		// Nothing to pay: the order is paid at once.
 		if _, err := a.ConfirmPayment(ctx, number, "none", "free"); err != nil {
 			return nil, err
@@ -144,25 +134,64 @@ func (a *Service) createCheckout(ctx context.Context, in *ops.Input) (any, error
 	case prov != nil:
 		checkoutURL, ref, err = prov.CreateSession(ctx, o)
 		if err != nil {
-			a.Log.Error("payment provider", "provider", provName, "order", number, "err", err)
+			a.Log.Error("payment provider", "provider", prov.Name(), "order", number, "err", err)
 			if _, ferr := a.FailPayment(context.WithoutCancel(ctx), number, "the payment provider could not start a checkout"); ferr != nil {
 				a.Log.Error("fail order", "order", number, "err", ferr)
 			}
 			return nil, &ops.Error{Code: ops.CodeUnavailable, Detail: "the payment provider could not start a checkout; retry shortly"}
 		}
 	}
-	if _, err := a.DB.W.ExecContext(ctx, `UPDATE orders SET checkout_url = ?, provider_ref = CASE WHEN ? <> '' THEN ? ELSE provider_ref END WHERE number = ?`,
-		checkoutURL, ref, ref, number); err != nil {
+	var v *Order
+	err = a.DB.Tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE orders SET checkout_url = ?, provider_ref = CASE WHEN ? <> '' THEN ? ELSE provider_ref END WHERE number = ?`,
+			checkoutURL, ref, ref, number); err != nil {
+			return err
+		}
+		o, err := loadOrder(ctx, tx, `WHERE o.number = ?`, number)
+		if err != nil {
+			return err
+		}
+		v = o.publicView()
+		if o.Status == "paid" {
+			v.CheckoutURL = checkoutURL // the page shows the receipt
+		}
+		return kernel.RespondInTx(ctx, tx, v)
+	})
+	if err != nil {
 		return nil, err
-	}
-	if o, err = a.OrderByNumber(ctx, number); err != nil {
-		return nil, err
-	}
-	v := o.publicView()
-	if o.Status == "paid" {
-		v.CheckoutURL = checkoutURL // the page shows the receipt
 	}
 	return v, nil
+}
+
+// placeOrder prices the request and inserts the pending order (phase one
+// of createCheckout), returning its number.
+func (a *Service) placeOrder(ctx context.Context, in *ops.Input) (string, error) {
+	req, vat, vatErrs, release, err := a.prepareOrder(ctx, in)
+	if err != nil {
+		return "", err
+	}
+	defer release()
+	if req.BillingCountry == "" {
+		// A quote may leave VAT open; an order must not, or an EU consumer
+		// would pay no VAT.
+		return "", ops.Invalid("billing_country", "is required to build an order: VAT depends on the buyer's country")
+	}
+	provName := "test"
+	if prov := a.paymentProvider(); prov != nil {
+		provName = prov.Name()
+	}
+	var number string
+	err = a.DB.Tx(ctx, func(tx *sql.Tx) error {
+		q, err := a.priceOrder(ctx, tx, in.UserID(), req, vat, vatErrs)
+		if err != nil {
+			return err
+		}
+		if number, _, err = a.insertOrder(ctx, tx, in.UserID(), q, provName); err != nil {
+			return err
+		}
+		return db.SetIdemRecovery(ctx, tx, number)
+	})
+	return number, err
 }
 
 func (a *Service) listMyOrders(ctx context.Context, in *ops.Input) (any, error) {

@@ -3,6 +3,7 @@ package kernel
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"time"
 
 	"launchdir/db"
@@ -46,6 +47,20 @@ func (s *IdemStore) Begin(ctx context.Context, userID int64, key, hash string) (
 			userID, key, now.Format(time.RFC3339Nano), stale); err != nil {
 			return err
 		}
+		// One whose effect left a recovery point is taken over by this
+		// request, which resumes the operation there (the claim is renewed
+		// in this transaction, so one retry resumes, others see running).
+		var recovery string
+		err := tx.QueryRowContext(ctx, `UPDATE idempotency_keys SET created_at = ? WHERE user_id = ? AND key = ? AND state = 'running'
+			AND created_at <= ? AND effect_at IS NOT NULL AND recovery <> '' AND request_hash = ? RETURNING recovery`,
+			now.Format(time.RFC3339Nano), userID, key, stale, hash).Scan(&recovery)
+		if err == nil {
+			prev = &ops.Result{Resume: recovery}
+			return nil
+		}
+		if !db.IsNoRows(err) {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, `UPDATE idempotency_keys SET state = 'done', response_status = ?, response_body = ?
 			WHERE user_id = ? AND key = ? AND state = 'running' AND created_at <= ? AND effect_at IS NOT NULL`,
 			lostResponse.Code.Status(), []byte(ops.ProblemBody(lostResponse)), userID, key, stale); err != nil {
@@ -56,7 +71,7 @@ func (s *IdemStore) Begin(ctx context.Context, userID int64, key, hash string) (
 			status   sql.NullInt64
 			body     []byte
 		)
-		err := tx.QueryRowContext(ctx, `SELECT state, request_hash, response_status, response_body FROM idempotency_keys
+		err = tx.QueryRowContext(ctx, `SELECT state, request_hash, response_status, response_body FROM idempotency_keys
 			WHERE user_id = ? AND key = ?`, userID, key).Scan(&state, &h, &status, &body)
 		switch {
 		case db.IsNoRows(err):
@@ -96,4 +111,19 @@ func (s *IdemStore) Abandon(ctx context.Context, userID int64, key string) {
 func (a *Kernel) PurgeIdempotency(ctx context.Context) error {
 	_, err := a.DB.W.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE expires_at <= ?`, a.Now().UTC().Format(time.RFC3339Nano))
 	return err
+}
+
+// RespondInTx stores out (encoded exactly as the executor encodes an
+// operation's output) as the response of ctx's idempotent request, inside
+// the transaction q that makes the effect. An operation calls it last in
+// its final write transaction and returns the same out.
+func RespondInTx(ctx context.Context, q db.Execer, out any) error {
+	if _, ok := ops.IdemClaimFrom(ctx); !ok {
+		return nil
+	}
+	body, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	return db.StoreIdemResponse(ctx, q, body)
 }

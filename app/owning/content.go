@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"launchdir/app/kernel"
 	"launchdir/db"
 	"launchdir/ops"
 )
@@ -29,8 +30,10 @@ func (a *Service) postListingUpdate(ctx context.Context, in *ops.Input) (any, er
 		if err := a.Revise(ctx, tx, "listing_update", u.ID, id, uid, "post_listing_update", nil, u); err != nil {
 			return err
 		}
-		notified, err = a.People.NotifyFollowers(ctx, tx, id, u)
-		return err
+		if notified, err = a.People.NotifyFollowers(ctx, tx, id, u); err != nil {
+			return err
+		}
+		return kernel.RespondInTx(ctx, tx, PostedUpdate{Update: u, ListingID: id, FollowersNotified: notified})
 	})
 	if err != nil {
 		return nil, err

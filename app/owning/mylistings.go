@@ -298,8 +298,10 @@ func (a *Service) updateMyListing(ctx context.Context, in *ops.Input) (any, erro
 		if err := a.Revise(ctx, q, "listing", id, id, uid, "update_my_listing", before, after); err != nil {
 			return err
 		}
-		out, err = a.readOwnerListing(ctx, q, uid, id, extras)
-		return err
+		if out, err = a.readOwnerListing(ctx, q, uid, id, extras); err != nil {
+			return err
+		}
+		return kernel.RespondInTx(ctx, q, out)
 	})
 	if err != nil {
 		return nil, err

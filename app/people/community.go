@@ -98,11 +98,15 @@ func (a *Service) counts(v voterState) bool {
 func (a *Service) ToggleVote(ctx context.Context, userID int64, slug, ip string) (VoteState, error) {
 	var st VoteState
 	now := a.Now()
-	uk, ik := "user:"+strconv.FormatInt(userID, 10), "ip:"+ip
-	if w := a.runtime.votes.wait(uk, maxVotesPerUser, now); w > 0 {
+	// Both limits are reserved before the work and given back if the
+	// toggle fails, so 45 parallel toggles cannot all pass a check that
+	// counts only after them.
+	uk, ik := limitKey{"user:" + strconv.FormatInt(userID, 10), maxVotesPerUser}, limitKey{"ip:" + ip, maxVotesPerIP}
+	if w := a.runtime.votes.reserve(now, uk); w > 0 {
 		return st, rateLimited(w, "You have voted %d times in %d minutes, the most one account may.", maxVotesPerUser, int(voteWindow/time.Minute))
 	}
-	if w := a.runtime.votes.wait(ik, maxVotesPerIP, now); w > 0 {
+	if w := a.runtime.votes.reserve(now, ik); w > 0 {
+		a.runtime.votes.release(uk)
 		return st, rateLimited(w, "Too many votes from your network address (%d in %d minutes).", maxVotesPerIP, int(voteWindow/time.Minute))
 	}
 	week := kernel.WeekOf(now)
@@ -148,10 +152,9 @@ func (a *Service) ToggleVote(ctx context.Context, userID int64, slug, ip string)
 		return tx.QueryRowContext(ctx, `SELECT coalesce((SELECT votes FROM weekly_votes WHERE week = ? AND listing_id = ?), 0)`, week, l.ID).Scan(&st.Votes)
 	})
 	if err != nil {
+		a.runtime.votes.release(uk, ik)
 		return VoteState{}, err
 	}
-	a.runtime.votes.add(uk, now)
-	a.runtime.votes.add(ik, now)
 	return st, nil
 }
 
