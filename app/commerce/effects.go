@@ -19,7 +19,8 @@ import (
 //	featured         featured_slots row for the booked week
 //	launch_bundle    launch in the booked week + featured that week + ai_review task
 //	extra_categories listing_categories rows (is_primary 0), at most 3 extra
-//	relaunch         launch_week = booked week, status scheduled (live once it starts)
+//	relaunch         a launches row for the booked week; the listing stays live
+//	                 and keeps its first launch week (and that week's place)
 //	billboard_min    billboard_contributions row, listings.billboard_cents += amount
 //	trophy_cabinet   story/milestones/media unlocked
 //	ai_review, done_for_you, trophy_plaque and any other product: a team_tasks row
@@ -137,12 +138,19 @@ func (e *effects) launch(listing int64, week string) error {
 	}
 }
 
-// relaunch books a new launch week; the listing returns to that week's board.
+// relaunch adds a launch week: the listing stays live (its page and the API
+// keep answering) and joins that week's ranking with its votes of that week,
+// while its earlier weeks keep their places (and awards).
 func (e *effects) relaunch(listing int64, week string) error {
-	if week <= e.thisWeek {
-		return e.exec(`UPDATE listings SET status = 'live', launch_week = ?, launched_at = ?, updated_at = ? WHERE id = ?`, e.thisWeek, e.now, e.now, listing)
+	if week < e.thisWeek {
+		week = e.thisWeek
 	}
-	return e.exec(`UPDATE listings SET status = 'scheduled', launch_week = ?, updated_at = ? WHERE id = ?`, week, e.now, listing)
+	if err := e.exec(`INSERT INTO launches(week, listing_id, votes, relaunch) VALUES(?1, ?2,
+		coalesce((SELECT votes FROM weekly_votes WHERE week = ?1 AND listing_id = ?2), 0), 1)
+		ON CONFLICT(week, listing_id) DO UPDATE SET relaunch = 1`, week, listing); err != nil {
+		return err
+	}
+	return e.exec(`UPDATE listings SET updated_at = ? WHERE id = ?`, e.now, listing)
 }
 
 func (e *effects) featured(listing int64, week string) error {
