@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -98,7 +99,13 @@ func (a *Service) createListingFromDraft(ctx context.Context, tx *sql.Tx, r *dra
 type syncScope struct {
 	all    bool
 	fields map[string]bool
-	parts  map[string]bool // faqs, founders, company_socials, story, milestones, seo
+	parts  map[string]bool     // faqs, founders, company_socials, story, milestones, seo
+	keys   map[string][]string // story, seo: the names sent (PATCH: only these change)
+}
+
+// sent says whether the sync copies key of an object section (story, seo).
+func (s syncScope) sent(part, key string) bool {
+	return s.all || (s.parts[part] && slices.Contains(s.keys[part], key))
 }
 
 var syncAll = syncScope{all: true}
@@ -182,8 +189,11 @@ func (a *Service) syncListing(ctx context.Context, tx *sql.Tx, r *draftRow, user
 	if scope.part("company_socials") {
 		sets, args = append(sets, "socials = ?"), append(args, db.EncodeJSON(d.CompanySocials))
 	}
-	if scope.part("seo") {
-		sets, args = append(sets, "seo_title = ?", "seo_description = ?"), append(args, d.SEO["title"], d.SEO["meta"])
+	if scope.sent("seo", "title") {
+		sets, args = append(sets, "seo_title = ?"), append(args, d.SEO["title"])
+	}
+	if scope.sent("seo", "meta") {
+		sets, args = append(sets, "seo_description = ?"), append(args, d.SEO["meta"])
 	}
 	if _, err := tx.ExecContext(ctx, "UPDATE listings SET "+strings.Join(sets, ", ")+" WHERE id = ?", append(args, id)...); err != nil {
 		return err
@@ -193,13 +203,18 @@ func (a *Service) syncListing(ctx context.Context, tx *sql.Tx, r *draftRow, user
 		step func(context.Context, *sql.Tx, int64, *draftData) error
 	}{
 		{scope.field("categories"), a.syncCategories}, {scope.part("founders"), a.syncFounders},
-		{scope.part("faqs"), syncFAQs}, {scope.part("story"), a.syncStory}, {scope.part("milestones"), a.syncMilestones},
+		{scope.part("faqs"), syncFAQs}, {scope.part("milestones"), a.syncMilestones},
 	}
 	for _, st := range steps {
 		if !st.on {
 			continue
 		}
 		if err := st.step(ctx, tx, id, d); err != nil {
+			return err
+		}
+	}
+	if scope.part("story") {
+		if err := a.syncStory(ctx, tx, id, d, scope); err != nil {
 			return err
 		}
 	}
@@ -309,22 +324,43 @@ func syncFAQs(ctx context.Context, tx *sql.Tx, id int64, d *draftData) error {
 	return owning.ReplaceFAQs(ctx, tx, id, faqs)
 }
 
-func (a *Service) syncStory(ctx context.Context, tx *sql.Tx, id int64, d *draftData) error {
-	empty := true
-	for _, v := range d.Story {
-		empty = empty && strings.TrimSpace(v) == ""
+// storyColumns are the story sections, as the draft and the stories table
+// name them.
+var storyColumns = []string{"title", "story", "why_started", "problem", "journey", "challenges", "achievements", "lessons", "whats_next"}
+
+// syncStory copies the story sections in scope onto the listing's story
+// (submit: all of them; update_draft: the sections it sent), leaving the
+// others as they are, however they were last written.
+func (a *Service) syncStory(ctx context.Context, tx *sql.Tx, id int64, d *draftData, scope syncScope) error {
+	var cols []string
+	var vals []any
+	for _, c := range storyColumns {
+		if scope.sent("story", c) {
+			v := d.Story[c]
+			if c == "title" {
+				v = clip(v, 200)
+			}
+			cols, vals = append(cols, c), append(vals, v)
+		}
 	}
-	if empty {
+	if len(cols) == 0 {
 		return nil
 	}
-	s := d.Story
-	_, err := tx.ExecContext(ctx, `INSERT INTO stories(listing_id, title, story, why_started, problem, journey, challenges,
-		achievements, lessons, whats_next, updated_at) VALUES(?,?,?,?,?,?,?,?,?,?,?)
-		ON CONFLICT(listing_id) DO UPDATE SET title=excluded.title, story=excluded.story, why_started=excluded.why_started,
-		problem=excluded.problem, journey=excluded.journey, challenges=excluded.challenges, achievements=excluded.achievements,
-		lessons=excluded.lessons, whats_next=excluded.whats_next, updated_at=excluded.updated_at`,
-		id, clip(s["title"], 200), s["story"], s["why_started"], s["problem"], s["journey"], s["challenges"], s["achievements"],
-		s["lessons"], s["whats_next"], a.Now().UTC().Format(time.RFC3339))
+	if scope.all {
+		empty := true
+		for _, v := range vals {
+			empty = empty && strings.TrimSpace(v.(string)) == ""
+		}
+		if empty {
+			return nil
+		}
+	}
+	now := a.Now().UTC().Format(time.RFC3339)
+	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO stories(listing_id, updated_at) VALUES(?, ?)`, id, now); err != nil {
+		return err
+	}
+	set := strings.Join(cols, " = ?, ") + " = ?, updated_at = ?"
+	_, err := tx.ExecContext(ctx, `UPDATE stories SET `+set+` WHERE listing_id = ?`, append(vals, now, id)...)
 	return err
 }
 
