@@ -126,9 +126,10 @@ func TestCheckoutPageSucceedAppliesEffects(t *testing.T) {
 	e := env(t, payments.Config{})
 	key := e.APIKey("owner@example.com")
 	body := order(
+		// Before the launch that makes listing 6 paid: applied after it.
+		it("extra_categories", "listing_id", 6, "categories", []string{"seo", "developer-tools"}),
 		it("launch", "listing_id", 6),
 		it("billboard_min", "listing_id", 3, "amount_cents", 1234),
-		it("extra_categories", "listing_id", 3, "categories", []string{"seo", "developer-tools"}),
 		it("trophy_cabinet", "listing_id", 3),
 		it("ai_review", "listing_id", 6),
 		it("done_for_you", "listing_id", 6),
@@ -205,7 +206,7 @@ func TestCheckoutPageSucceedAppliesEffects(t *testing.T) {
 			"live/paid/2026-11-16/2026-11-18T12:00:00Z/111"},
 		{"billboard row", `SELECT count(*)||'/'||sum(amount_cents) FROM billboard_contributions WHERE listing_id = 3 AND order_id IS NOT NULL`, "1/1234"},
 		{"billboard total", `SELECT billboard_cents FROM listings WHERE id = 3`, "6234"},
-		{"extra categories", `SELECT group_concat(c.slug, ',') FROM (SELECT c.slug FROM listing_categories lc JOIN categories c ON c.id = lc.category_id WHERE lc.listing_id = 3 AND lc.is_primary = 0 ORDER BY c.slug) c`, "developer-tools,seo"},
+		{"extra categories", `SELECT group_concat(c.slug, ',') FROM (SELECT c.slug FROM listing_categories lc JOIN categories c ON c.id = lc.category_id WHERE lc.listing_id = 6 AND lc.is_primary = 0 ORDER BY c.slug) c`, "developer-tools,seo"},
 		{"recounted", `SELECT live_count FROM categories WHERE slug = 'seo'`, "2"},
 		{"trophy cabinet", `SELECT unlock_story||unlock_milestones||unlock_media FROM listings WHERE id = 3`, "111"},
 		{"team tasks", `SELECT group_concat(kind, ',') FROM (SELECT kind FROM team_tasks WHERE listing_id = 6 ORDER BY kind)`, "ai_review,done_for_you"},

@@ -453,3 +453,51 @@ func TestDraftIDCaseInsensitive(t *testing.T) {
 		t.Fatalf("upper-case id: %d", r.Status)
 	}
 }
+
+// The category rule (one primary; paid listings up to 3 more) is applied
+// in one place and says what it did not keep: a draft with 5 categories
+// submitted for an unpaid listing keeps the primary and names the four it
+// left out; once the listing is paid, a draft edit adds 3 of them and names
+// the fourth; nothing is ever silently dropped.
+func TestDraftCategoriesRuleWarns(t *testing.T) {
+	e := newDraftEnv(t)
+	site := testsite.Serve(t, "acme-analytics", nil)
+	id := e.wait(t, e.submit(t, site.URL+"/").ID).ID
+	five := []string{"Developer Tools", "Databases", "Marketing", "SEO", "Empty Category"}
+	if r := e.Do("PATCH", "/api/v1/drafts/"+id, map[string]any{"fields": map[string]any{"categories": five}}, e.owner...); r.Status != 200 || strings.Contains(string(r.Body), `"warnings"`) {
+		t.Fatalf("patch before submit: %d %s", r.Status, r.Body)
+	}
+	r := e.Do("POST", "/api/v1/drafts/"+id+"/submit", nil, e.owner...)
+	var sub struct {
+		ListingID int64 `json:"listing_id"`
+		Draft     struct {
+			Warnings []string `json:"warnings"`
+		} `json:"draft"`
+	}
+	json.Unmarshal(r.Body, &sub)
+	want := "Kept Developer Tools as the primary category. Not added from the draft: Databases, Marketing, SEO, Empty Category. A listing has one primary category; only paid listings may have up to 3 more"
+	if r.Status != 200 || len(sub.Draft.Warnings) != 1 || !strings.HasPrefix(sub.Draft.Warnings[0], want) {
+		t.Fatalf("submit: %d %s", r.Status, r.Body)
+	}
+	cats := func() string {
+		var s string
+		e.DB.W.QueryRow(`SELECT group_concat(c.slug || ':' || lc.is_primary, ',') FROM (SELECT * FROM listing_categories WHERE listing_id = ? ORDER BY is_primary DESC, category_id) lc
+			JOIN categories c ON c.id = lc.category_id`, sub.ListingID).Scan(&s)
+		return s
+	}
+	if got := cats(); got != "developer-tools:1" {
+		t.Fatalf("categories of the unpaid listing: %s", got)
+	}
+	e.DB.W.Exec(`UPDATE listings SET plan = 'paid' WHERE id = ?`, sub.ListingID)
+	r = e.Do("PATCH", "/api/v1/drafts/"+id, map[string]any{"fields": map[string]any{"categories": five}}, e.owner...)
+	if !strings.Contains(string(r.Body), "Not added from the draft: Empty Category. A paid listing may have at most 3 categories besides its primary") {
+		t.Fatalf("paid listing patch: %d %s", r.Status, r.Body)
+	}
+	if got := cats(); got != "developer-tools:1,databases:0,marketing:0,seo:0" {
+		t.Fatalf("categories of the paid listing: %s", got)
+	}
+	// A patch of another field does not touch categories or warn.
+	if r := e.Do("PATCH", "/api/v1/drafts/"+id, map[string]any{"fields": map[string]any{"city": "Porto"}}, e.owner...); strings.Contains(string(r.Body), `"warnings"`) {
+		t.Fatalf("unrelated patch warns: %s", r.Body)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"sort"
 	"time"
 
 	"launchdir/app/kernel"
@@ -18,7 +19,8 @@ import (
 //	                 the booked week; a live free listing is upgraded in place
 //	featured         featured_slots row for the booked week
 //	launch_bundle    launch in the booked week + featured that week + ai_review task
-//	extra_categories listing_categories rows (is_primary 0), at most 3 extra
+//	extra_categories listing_categories rows (is_primary 0) through
+//	                 kernel.ApplyCategories: paid listings only, at most 3 extra
 //	relaunch         a launches row for the booked week; the listing stays live
 //	                 and keeps its first launch week (and that week's place)
 //	billboard_min    billboard_contributions row, listings.billboard_cents += amount
@@ -58,6 +60,11 @@ func (a *Service) applyEffects(ctx context.Context, tx *sql.Tx, orderID int64) e
 	}
 	now := a.Now().UTC()
 	e := effects{a: a, ctx: ctx, tx: tx, orderID: orderID, now: now.Format(time.RFC3339), thisWeek: kernel.WeekOf(now)}
+	// Launches first: extra categories need the paid plan a launch in the
+	// same order gives.
+	sort.SliceStable(lines, func(i, j int) bool {
+		return lines[i].Product != "extra_categories" && lines[j].Product == "extra_categories"
+	})
 	recount := false
 	for _, l := range lines {
 		lid := l.ListingID.Int64
@@ -157,23 +164,28 @@ func (e *effects) featured(listing int64, week string) error {
 	return e.exec(`INSERT OR IGNORE INTO featured_slots(listing_id, week, order_id) VALUES(?,?,?)`, listing, week, e.orderID)
 }
 
+// extraCategories adds the bought categories through the one category rule
+// (kernel.ApplyCategories); the quote refused what the rule would drop, so
+// a note here means the listing changed between quote and payment: it is
+// logged for the site team.
 func (e *effects) extraCategories(listing int64, slugs []string) error {
+	var ids []int64
 	for _, slug := range slugs {
-		var extras int
-		if err := e.tx.QueryRowContext(e.ctx, `SELECT count(*) FROM listing_categories lc JOIN listings l ON l.id = lc.listing_id
-			WHERE lc.listing_id = ? AND lc.is_primary = 0 AND lc.category_id IS NOT l.primary_category_id`, listing).Scan(&extras); err != nil {
+		var id int64
+		err := e.tx.QueryRowContext(e.ctx, `SELECT id FROM categories WHERE slug = ?`, slug).Scan(&id)
+		if db.IsNoRows(err) {
+			continue // removed since the order was placed
+		}
+		if err != nil {
 			return err
 		}
-		if extras >= maxExtraCategories {
-			e.a.Log.Warn("extra category over the limit skipped", "listing", listing, "category", slug, "order", e.orderID)
-			continue
-		}
-		if err := e.exec(`INSERT OR IGNORE INTO listing_categories(listing_id, category_id, is_primary)
-			SELECT ?, id, 0 FROM categories WHERE slug = ?`, listing, slug); err != nil {
-			return err
-		}
+		ids = append(ids, id)
 	}
-	return nil
+	notes, err := kernel.ApplyCategories(e.ctx, e.tx, listing, kernel.CategoryChange{Extras: ids, Why: "the order"})
+	for _, n := range notes {
+		e.a.Log.Warn("extra categories not added", "listing", listing, "order", e.orderID, "note", n)
+	}
+	return err
 }
 
 func (e *effects) billboard(listing, amount int64) error {

@@ -101,6 +101,24 @@ type listingInfo struct {
 	Extras     int            // non-primary categories
 }
 
+// launchesIn says whether the order's items launch the listing (a launch
+// makes it paid before its extra categories apply: see applyEffects).
+func launchesIn(items []OrderItem, listingID int64) bool {
+	for _, it := range items {
+		if it.ListingID == listingID && (it.Product == "launch" || it.Product == "launch_bundle") {
+			return true
+		}
+	}
+	return false
+}
+
+func planName(plan string) string {
+	if plan == "none" || plan == "" {
+		return "no"
+	}
+	return plan
+}
+
 // mayRelaunch: moving a listing's launch is the listing owner's decision
 // (role owner, or claimed through a verified claim); a co-founder added by
 // an invite is refused with 403 (contract section 5: signed in but not
@@ -380,6 +398,10 @@ func (a *Service) priceOrder(ctx context.Context, q kernel.RowsQuerier, userID i
 					}
 					newCats[li.ID][cid] = i
 				}
+			}
+			if li != nil && li.Plan != "paid" && !launchesIn(req.Items, li.ID) {
+				bad(".product", "extra categories are for paid listings (this one is on the %s plan): add launch for listing %d to this order, or buy it first",
+					planName(li.Plan), li.ID)
 			}
 			if li != nil && len(cats) > 0 {
 				if total := li.Extras + len(newCats[li.ID]); total > maxExtraCategories {

@@ -233,33 +233,38 @@ func clip(s string, n int) string {
 	return string(r[:n])
 }
 
-// syncCategories sets the primary category from the draft's first
-// category. Extra categories are bought (extra_categories) and never
-// touched here.
+// syncCategories applies the draft's categories through the one category
+// rule (kernel.ApplyCategories): the first is the primary, the others are
+// added only as far as the listing's plan allows; what is not kept is said
+// in the draft's warnings.
 func (a *Service) syncCategories(ctx context.Context, tx *sql.Tx, id int64, d *draftData) error {
 	names := fieldList(d, "categories")
 	if len(names) == 0 {
 		return nil // the listing keeps its primary category
 	}
-	var cid int64
-	err := tx.QueryRowContext(ctx, `SELECT id FROM categories WHERE name = ? COLLATE NOCASE`, names[0]).Scan(&cid)
-	if db.IsNoRows(err) {
-		return nil // a category removed since the draft was written
+	var ids []int64
+	var unknown []string
+	for _, n := range names {
+		var cid int64
+		err := tx.QueryRowContext(ctx, `SELECT id FROM categories WHERE name = ? COLLATE NOCASE`, n).Scan(&cid)
+		if db.IsNoRows(err) {
+			unknown = append(unknown, n) // a category removed since the draft was written
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		ids = append(ids, cid)
 	}
-	if err != nil {
-		return err
+	if len(unknown) > 0 {
+		d.warnings = append(d.warnings, "Not added: "+strings.Join(unknown, ", ")+" (no longer a category of this directory).")
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM listing_categories WHERE listing_id = ? AND is_primary = 1`, id); err != nil {
-		return err
+	if len(ids) == 0 {
+		return nil
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO listing_categories(listing_id, category_id, is_primary) VALUES(?,?,1)
-		ON CONFLICT(listing_id, category_id) DO UPDATE SET is_primary = 1`, id, cid); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE listings SET primary_category_id = ? WHERE id = ?`, cid, id); err != nil {
-		return err
-	}
-	return db.RecountCategories(ctx, tx)
+	notes, err := kernel.ApplyCategories(ctx, tx, id, kernel.CategoryChange{Primary: ids[0], Extras: ids[1:], Why: "the draft"})
+	d.warnings = append(d.warnings, notes...)
+	return err
 }
 
 // syncFounders replaces the listing's founders, reusing founder rows
