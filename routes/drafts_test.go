@@ -501,3 +501,52 @@ func TestDraftCategoriesRuleWarns(t *testing.T) {
 		t.Fatalf("unrelated patch warns: %s", r.Body)
 	}
 }
+
+// Slugs transliterate Latin letters, and founders are one profile per
+// person: the same person spelt "Inês" on one listing and "Ines" on another,
+// with the same LinkedIn page, keeps one founder page (no -2 copy); a
+// different person of the same name without a shared link gets their own.
+func TestSlugsAndFoundersByIdentity(t *testing.T) {
+	e := newDraftEnv(t)
+	listing := func(name string, founder map[string]any) (int64, string) {
+		t.Helper()
+		site := testsite.Serve(t, "acme-analytics", nil)
+		id := e.wait(t, e.submit(t, site.URL+"/").ID).ID
+		if r := e.Do("PATCH", "/api/v1/drafts/"+id, map[string]any{"fields": map[string]any{"name": name},
+			"founders": []any{founder}}, e.owner...); r.Status != 200 {
+			t.Fatalf("patch: %d %s", r.Status, r.Body)
+		}
+		r := e.Do("POST", "/api/v1/drafts/"+id+"/submit", nil, e.owner...)
+		lid := int64(r.JSON()["listing_id"].(float64))
+		var slug string
+		e.DB.W.QueryRow(`SELECT slug FROM listings WHERE id = ?`, lid).Scan(&slug)
+		return lid, slug
+	}
+	founders := func(lid int64) string {
+		var s string
+		e.DB.W.QueryRow(`SELECT group_concat(f.slug, ',') FROM founders f JOIN listing_founders lf ON lf.founder_id = f.id WHERE lf.listing_id = ?`, lid).Scan(&s)
+		return s
+	}
+	a, slug := listing("Ünïcødé — App!!", map[string]any{"name": "Inês Carvalho", "socials": map[string]any{"linkedin": "https://www.linkedin.com/in/ines-c/"}})
+	if slug != "unicode-app" || founders(a) != "ines-carvalho" {
+		t.Fatalf("first listing: slug %q, founders %q", slug, founders(a))
+	}
+	b, slug := listing("Straße Ølberg", map[string]any{"name": "Ines Carvalho", "title": "CTO", "socials": map[string]any{"linkedin": "http://linkedin.com/in/ines-c"}})
+	if slug != "strasse-olberg" || founders(b) != "ines-carvalho" {
+		t.Fatalf("same person on a second listing: slug %q, founders %q", slug, founders(b))
+	}
+	var title, name string
+	e.DB.W.QueryRow(`SELECT title, name FROM founders WHERE slug = 'ines-carvalho'`).Scan(&title, &name)
+	if title != "CTO" || name != "Inês Carvalho" {
+		t.Errorf("shared profile: title %q name %q (completed, name kept)", title, name)
+	}
+	c, _ := listing("日本語アプリ", map[string]any{"name": "Inês Carvalho", "socials": map[string]any{"linkedin": "https://www.linkedin.com/in/someone-else"}})
+	if got := founders(c); got != "ines-carvalho-2" {
+		t.Errorf("another person of the same name: %q", got)
+	}
+	var domain, cslug string
+	e.DB.W.QueryRow(`SELECT domain, slug FROM listings WHERE id = ?`, c).Scan(&domain, &cslug)
+	if want := strings.NewReplacer(".", "-", ":", "-").Replace(domain); !strings.HasPrefix(cslug, strings.Split(want, "-")[0]) || cslug == "listing" {
+		t.Errorf("a name without Latin letters: slug %q for domain %q", cslug, domain)
+	}
+}

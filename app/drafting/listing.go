@@ -3,6 +3,7 @@ package drafting
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"slices"
@@ -14,30 +15,39 @@ import (
 	"launchdir/app/kernel"
 	"launchdir/app/owning"
 	"launchdir/db"
+
+	"github.com/gosimple/slug"
 )
 
-// Slugify makes a URL slug (^[a-z0-9][a-z0-9-]{0,219}$) from a name.
+// Slugify makes a URL slug (^[a-z0-9][a-z0-9-]{0,219}$) from a name:
+// letters of the Latin, Greek and Cyrillic alphabets are transliterated by
+// gosimple/slug (ü → u, ø → o, ß → ss, Я → ia), letters of other scripts
+// (Japanese, Arabic, …), which have no one romanisation, are left out. A
+// name with nothing left gives "": the caller falls back (SlugFor).
 func Slugify(name string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(name) {
-		switch {
-		case r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
-			b.WriteRune(r)
-			dash = false
-		case !dash && b.Len() > 0:
-			b.WriteByte('-')
-			dash = true
+	kept := strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) && !unicode.In(r, unicode.Latin, unicode.Greek, unicode.Cyrillic) {
+			return ' '
 		}
-	}
-	s := strings.Trim(b.String(), "-")
+		return r
+	}, name)
+	s := slug.Make(kept)
 	if len(s) > 200 {
 		s = strings.Trim(s[:200], "-")
 	}
-	if s == "" {
-		s = "listing"
-	}
 	return s
+}
+
+// SlugFor is the slug of a listing named name at domain: the name's slug,
+// else the domain's ("nihongo.example" → nihongo-example), else "listing".
+func SlugFor(name, domain string) string {
+	if s := Slugify(name); s != "" {
+		return s
+	}
+	if s := Slugify(strings.ReplaceAll(domain, ".", " ")); s != "" {
+		return s
+	}
+	return "listing"
 }
 
 // uniqueSlug appends -2, -3, ... until the slug is free in table.
@@ -67,7 +77,7 @@ func domainOf(raw string) string {
 // createListingFromDraft inserts the owner's unpublished listing.
 func (a *Service) createListingFromDraft(ctx context.Context, tx *sql.Tx, r *draftRow) (int64, error) {
 	name, _ := r.data.Fields["name"].Value.(string)
-	slug, err := uniqueSlug(ctx, tx, "listings", Slugify(name))
+	slug, err := uniqueSlug(ctx, tx, "listings", SlugFor(name, domainOf(r.url)))
 	if err != nil {
 		return 0, err
 	}
@@ -267,24 +277,14 @@ func (a *Service) syncCategories(ctx context.Context, tx *sql.Tx, id int64, d *d
 	return err
 }
 
-// syncFounders replaces the listing's founders, reusing founder rows
-// previously linked under the same name so profile pages keep their slugs.
+// syncFounders replaces the listing's founders. Each draft founder is
+// matched to a founder profile by identity (matchFounder), so one person
+// keeps one profile page whatever the spelling of their name.
 func (a *Service) syncFounders(ctx context.Context, tx *sql.Tx, id int64, d *draftData) error {
-	old := map[string]int64{}
-	rows, err := tx.QueryContext(ctx, `SELECT f.id, f.name FROM founders f JOIN listing_founders lf ON lf.founder_id = f.id WHERE lf.listing_id = ?`, id)
+	linked, err := db.Column[int64](ctx, tx, `SELECT founder_id FROM listing_founders WHERE listing_id = ?`, id)
 	if err != nil {
 		return err
 	}
-	for rows.Next() {
-		var fid int64
-		var name string
-		if err := rows.Scan(&fid, &name); err != nil {
-			rows.Close()
-			return err
-		}
-		old[strings.ToLower(name)] = fid
-	}
-	rows.Close()
 	if _, err := tx.ExecContext(ctx, `DELETE FROM listing_founders WHERE listing_id = ?`, id); err != nil {
 		return err
 	}
@@ -292,8 +292,11 @@ func (a *Service) syncFounders(ctx context.Context, tx *sql.Tx, id int64, d *dra
 		if strings.TrimSpace(f.Name) == "" {
 			continue
 		}
-		fid, err := a.upsertFounder(ctx, tx, old[strings.ToLower(f.Name)], f)
+		fid, own, err := a.matchFounder(ctx, tx, id, linked, f)
 		if err != nil {
+			return err
+		}
+		if fid, err = a.upsertFounder(ctx, tx, fid, own, f); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO listing_founders(listing_id, founder_id, position) VALUES(?,?,?)`, id, fid, i); err != nil {
@@ -303,13 +306,113 @@ func (a *Service) syncFounders(ctx context.Context, tx *sql.Tx, id int64, d *dra
 	return nil
 }
 
-func (a *Service) upsertFounder(ctx context.Context, tx *sql.Tx, fid int64, f DraftFounder) (int64, error) {
-	if fid != 0 {
+// matchFounder finds the profile of a draft founder, by identity rather
+// than by the exact name: (1) a founder already on this listing whose name
+// is the same once transliterated ("Inês" is "Ines"); (2) a profile under
+// the same transliterated name sharing one of their social links (the same
+// LinkedIn or GitHub page is the same person); (3) the profile of one of
+// the listing's owners under the same transliterated name. own says the profile is this listing's (its
+// values may be replaced, not only completed). 0: a new person.
+func (a *Service) matchFounder(ctx context.Context, tx *sql.Tx, listingID int64, linked []int64, f DraftFounder) (int64, bool, error) {
+	key := Slugify(f.Name)
+	for _, fid := range linked {
+		var name string
+		if err := tx.QueryRowContext(ctx, `SELECT name FROM founders WHERE id = ?`, fid).Scan(&name); err != nil {
+			return 0, false, err
+		}
+		if key != "" && Slugify(name) == key || strings.EqualFold(name, f.Name) {
+			return fid, true, nil
+		}
+	}
+	if fid, err := sameLinks(ctx, tx, key, f.Socials); fid != 0 || err != nil {
+		return fid, false, err
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT f.id, f.name FROM founders f JOIN listing_owners o ON o.user_id = f.user_id
+		WHERE o.listing_id = ? ORDER BY f.id`, listingID)
+	if err != nil {
+		return 0, false, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var fid int64
+		var name string
+		if err := rows.Scan(&fid, &name); err != nil {
+			return 0, false, err
+		}
+		if key != "" && Slugify(name) == key {
+			return fid, false, nil
+		}
+	}
+	return 0, false, rows.Err()
+}
+
+// sameLinks finds a profile under the same transliterated name (its slug,
+// or the slug with a -N suffix: one index range) sharing a social link
+// with socials. Reading only those keeps the match cheap at any size.
+func sameLinks(ctx context.Context, tx *sql.Tx, key string, socials map[string]string) (int64, error) {
+	if key == "" || len(socials) == 0 {
+		return 0, nil
+	}
+	want := map[string]bool{}
+	for _, link := range socials {
+		if k := socialKey(link); k != "" {
+			want[k] = true
+		}
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT id, socials FROM founders WHERE slug = ?1 OR slug GLOB ?1 || '-[0-9]*' ORDER BY id LIMIT 50`, key)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var fid int64
+		var raw string
+		if err := rows.Scan(&fid, &raw); err != nil {
+			return 0, err
+		}
+		var links map[string]string
+		_ = json.Unmarshal([]byte(raw), &links) // a malformed row shares nothing
+		for _, link := range links {
+			if want[socialKey(link)] {
+				return fid, nil
+			}
+		}
+	}
+	return 0, rows.Err()
+}
+
+// socialKey is a social link without scheme, "www." and trailing slash,
+// lowercased: two spellings of one profile address compare equal.
+func socialKey(link string) string {
+	s := strings.ToLower(strings.TrimSpace(link))
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "https://"), "http://")
+	s = strings.TrimSuffix(strings.TrimPrefix(s, "www."), "/")
+	if !strings.Contains(s, "/") {
+		return "" // a bare domain names a site, not a person
+	}
+	return s
+}
+
+// upsertFounder writes a founder profile. This listing's own founder takes
+// the draft's values; a profile matched from elsewhere (the same person on
+// another listing) is completed, never emptied: empty values and links the
+// draft lacks are kept.
+func (a *Service) upsertFounder(ctx context.Context, tx *sql.Tx, fid int64, own bool, f DraftFounder) (int64, error) {
+	if fid != 0 && own {
 		_, err := tx.ExecContext(ctx, `UPDATE founders SET name = ?, title = ?, bio = ?, socials = ? WHERE id = ?`,
 			f.Name, f.Title, f.Bio, db.EncodeJSON(f.Socials), fid)
 		return fid, err
 	}
-	slug, err := uniqueSlug(ctx, tx, "founders", Slugify(f.Name))
+	if fid != 0 {
+		_, err := tx.ExecContext(ctx, `UPDATE founders SET title = coalesce(nullif(?, ''), title), bio = coalesce(nullif(?, ''), bio),
+			socials = json_patch(CASE WHEN json_valid(socials) THEN socials ELSE '{}' END, ?) WHERE id = ?`, f.Title, f.Bio, db.EncodeJSON(f.Socials), fid)
+		return fid, err
+	}
+	base := Slugify(f.Name)
+	if base == "" {
+		base = "founder"
+	}
+	slug, err := uniqueSlug(ctx, tx, "founders", base)
 	if err != nil {
 		return 0, err
 	}
