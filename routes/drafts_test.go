@@ -114,6 +114,23 @@ func TestDraftFailsWithReason(t *testing.T) {
 	if n := closed.Requests(); n != 1 {
 		t.Errorf("requests beyond robots.txt: %d", n)
 	}
+	// No dead end: the founder fills the profile in by hand and submits.
+	if r := e.Do("POST", "/api/v1/drafts/"+d.ID+"/submit", nil, e.owner...); r.Status != 400 || !strings.Contains(string(r.Body), "needs a name") {
+		t.Fatalf("submit a failed draft without a name: %d %s", r.Status, r.Body)
+	}
+	r := e.Do("PATCH", "/api/v1/drafts/"+d.ID, map[string]any{"fields": map[string]any{"name": "Closed Bot", "tagline": "Typed by hand"}}, e.owner...)
+	var hand draftJSON
+	json.Unmarshal(r.Body, &hand)
+	if r.Status != 200 || hand.Fields["name"].State != "manual" || len(hand.Fields["name"].Evidence) != 0 || hand.Fields["tagline"].State != "manual" {
+		t.Fatalf("fill in a failed draft: %d %s", r.Status, r.Body)
+	}
+	r = e.Do("POST", "/api/v1/drafts/"+d.ID+"/submit", nil, e.owner...)
+	if r.Status != 200 || r.JSON()["listing_id"] == nil {
+		t.Fatalf("submit a draft filled in by hand: %d %s", r.Status, r.Body)
+	}
+	if got := e.wait(t, d.ID); got.Status != "ready" || got.ListingID == nil {
+		t.Fatalf("after submit: %s %v", got.Status, got.ListingID)
+	}
 	d = e.wait(t, e.submit(t, "http://127.0.0.1:1/").ID)
 	if d.Status != "failed" || d.Failure.Kind != "connect" {
 		t.Fatalf("unreachable: %+v", d)
@@ -366,8 +383,11 @@ func TestSubmitDraftNotReady(t *testing.T) {
 	e := newDraftEnv(t)
 	closed := testsite.Serve(t, "closedbot", nil)
 	id := e.wait(t, e.submit(t, closed.URL+"/").ID).ID
-	if r := e.Do("POST", "/api/v1/drafts/"+id+"/submit", nil, e.owner...); r.Status != 400 || !strings.Contains(string(r.Body), "failed") {
-		t.Fatalf("submit failed draft: %d %s", r.Status, r.Body)
+	// A draft still being read cannot be submitted (a failed one can,
+	// once filled in by hand: TestDraftFailsWithReason).
+	e.DB.W.Exec(`UPDATE drafts SET status = 'crawling' WHERE id = ?`, id)
+	if r := e.Do("POST", "/api/v1/drafts/"+id+"/submit", nil, e.owner...); r.Status != 400 || !strings.Contains(string(r.Body), "the draft is crawling") {
+		t.Fatalf("submit a draft being read: %d %s", r.Status, r.Body)
 	}
 }
 

@@ -157,11 +157,19 @@ func (a *Service) submitDraft(ctx context.Context, in *ops.Input) (any, error) {
 		if err != nil {
 			return err
 		}
-		if r.status != draftReady {
+		if r.status != draftReady && r.status != draftFailed {
 			return ops.Invalid("id", "the draft is %s; submit it once its status is ready", r.status)
 		}
 		if name, _ := r.data.Fields["name"].Value.(string); name == "" {
 			return ops.Invalid("fields.name", "the draft needs a name before it can be submitted")
+		}
+		if r.status == draftFailed {
+			// The site could not be read: the founder filled the profile in
+			// by hand (every value manual, no evidence); it is theirs now.
+			r.status = draftReady
+			if err := a.saveDraft(ctx, tx, r); err != nil {
+				return err
+			}
 		}
 		if !r.listingID.Valid {
 			id, err := a.createListingFromDraft(ctx, tx, r)

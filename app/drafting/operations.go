@@ -94,7 +94,7 @@ func (a *Service) Operations() []*ops.Operation {
 			Handler:     a.inviteCofounder},
 		{ID: "submit_draft", Output: ops.Out[SubmittedDraft](), Method: "POST", Path: "/drafts/:id/submit", Toolset: "drafts", Scope: ops.ScopeListingsWrite, Idem: true,
 			Summary:     "Save a ready draft as your (unpublished) listing",
-			Description: "Returns listing_id. Re-running after edits updates the same listing; after submission every update_draft also updates it. Then publish with choose_free_listing or create_checkout.",
+			Description: "Returns listing_id. Takes a ready draft, or a failed one (its site could not be read) once filled in by hand with update_draft (at least a name); it becomes ready. Re-running after edits updates the same listing; after submission every update_draft also updates it. Then publish with choose_free_listing or create_checkout.",
 			Params:      []ops.Param{draftID}, Handler: a.submitDraft},
 	}
 }
