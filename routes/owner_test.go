@@ -826,11 +826,26 @@ func TestOwnerBoundsMore(t *testing.T) {
 	}, e.other...)
 }
 
+// apply_to copies only the fields sent to the other sites; this site's
+// copy is always what this site shows (the listing itself), including
+// after later edits sent without apply_to.
 func TestApplyToCopiesOnlyFieldsSent(t *testing.T) {
 	e := newOwnerEnv(t)
+	if _, err := e.DB.W.Exec(`INSERT OR REPLACE INTO settings(key, value) VALUES('sites', '["main","eu"]')`); err != nil {
+		t.Fatal(err)
+	}
 	e.Do("PATCH", "/api/v1/me/listings/1", map[string]any{"fields": map[string]any{"seo_title": "Listing SEO"}}, e.owner...)
 	r := e.Do("PATCH", "/api/v1/me/listings/1", map[string]any{"fields": map[string]any{"headline": "H", "tagline": "T"}, "apply_to": []string{"all"}}, e.owner...)
-	if r.Status != 200 || !strings.Contains(string(r.Body), `"site_copies":[{"site":"main","headline":"H","summary":"","seo_title":"","seo_description":""}]`) {
+	if r.Status != 200 || !strings.Contains(string(r.Body), `"site_copies":[{"site":"main","headline":"H","summary":"","seo_title":"Listing SEO","seo_description":""},{"site":"eu","headline":"H","summary":"","seo_title":"","seo_description":""}]`) {
 		t.Fatalf("apply_to copied more than the fields sent: %d %s", r.Status, r.Body)
+	}
+	r = e.Do("PATCH", "/api/v1/me/listings/1", map[string]any{"fields": map[string]any{"headline": "Newer"}}, e.owner...)
+	if !strings.Contains(string(r.Body), `{"site":"main","headline":"Newer"`) || !strings.Contains(string(r.Body), `{"site":"eu","headline":"H"`) {
+		t.Fatalf("this site's copy after an edit without apply_to: %s", r.Body)
+	}
+	var n int
+	e.DB.W.QueryRow(`SELECT count(*) FROM listing_site_copy WHERE site_key = 'main'`).Scan(&n)
+	if n != 0 {
+		t.Errorf("%d stored copies for this site", n)
 	}
 }
