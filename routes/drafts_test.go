@@ -570,3 +570,35 @@ func TestSlugsAndFoundersByIdentity(t *testing.T) {
 		t.Errorf("a name without Latin letters: slug %q for domain %q", cslug, domain)
 	}
 }
+
+// delete_draft: only its creator deletes it (an invitee gets 403, another
+// user 404); a submitted draft's listing stays and says so.
+func TestDeleteDraft(t *testing.T) {
+	e := newDraftEnv(t)
+	site := testsite.Serve(t, "acme-analytics", nil)
+	id := e.wait(t, e.submit(t, site.URL+"/").ID).ID
+	if r := e.Do("DELETE", "/api/v1/drafts/"+id, nil, e.other...); r.Status != 404 {
+		t.Fatalf("another user's delete: %d", r.Status)
+	}
+	e.Do("POST", "/api/v1/drafts/"+id+"/invites", map[string]any{"email": "other@example.com"}, e.owner...)
+	if r := e.Do("DELETE", "/api/v1/drafts/"+id, nil, e.other...); r.Status != 403 || !strings.Contains(string(r.Body), "only the person who started the draft") {
+		t.Fatalf("invitee's delete: %d %s", r.Status, r.Body)
+	}
+	lid := int64(e.Do("POST", "/api/v1/drafts/"+id+"/submit", nil, e.owner...).JSON()["listing_id"].(float64))
+	r := e.Do("DELETE", "/api/v1/drafts/"+id, nil, e.owner...)
+	if r.Status != 200 || !strings.Contains(string(r.Body), fmt.Sprintf(`"listing_id":%d`, lid)) || !strings.Contains(string(r.Body), "stays yours") {
+		t.Fatalf("delete: %d %s", r.Status, r.Body)
+	}
+	if r := e.Do("GET", "/api/v1/drafts/"+id, nil, e.owner...); r.Status != 404 {
+		t.Fatalf("deleted draft: %d", r.Status)
+	}
+	if r := e.Do("DELETE", "/api/v1/drafts/"+id, nil, e.owner...); r.Status != 404 {
+		t.Fatalf("delete again: %d", r.Status)
+	}
+	if r := e.Do("GET", fmt.Sprintf("/api/v1/me/listings/%d", lid), nil, e.owner...); r.Status != 200 {
+		t.Fatalf("the listing after its draft was deleted: %d", r.Status)
+	}
+	if r := e.Do("DELETE", "/api/v1/drafts/not-a-uuid", nil, e.owner...); r.Status != 400 && r.Status != 404 {
+		t.Fatalf("bad id: %d", r.Status)
+	}
+}

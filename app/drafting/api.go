@@ -187,3 +187,27 @@ func (a *Service) submitDraft(ctx context.Context, in *ops.Input) (any, error) {
 	})
 	return out, err
 }
+
+func (a *Service) deleteDraft(ctx context.Context, in *ops.Input) (any, error) {
+	var out DeletedDraft
+	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
+		r, err := a.access(ctx, tx, in.Principal, in.Str("id"))
+		if err != nil {
+			return err
+		}
+		if r.owner != in.UserID() {
+			return &ops.Error{Code: ops.CodeForbidden, Detail: "only the person who started the draft can delete it; you were invited to it"}
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM drafts WHERE id = ?`, r.id); err != nil {
+			return err
+		}
+		out = DeletedDraft{Deleted: true, ID: r.id, URL: r.url, Note: "The draft is deleted."}
+		if r.listingID.Valid {
+			id := r.listingID.Int64
+			out.ListingID = &id
+			out.Note = fmt.Sprintf("The draft is deleted; listing %d submitted from it stays yours (edit it under your listings).", id)
+		}
+		return nil
+	})
+	return out, err
+}

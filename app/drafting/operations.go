@@ -96,5 +96,9 @@ func (a *Service) Operations() []*ops.Operation {
 			Summary:     "Save a ready draft as your (unpublished) listing",
 			Description: "Returns listing_id. Takes a ready draft, or a failed one (its site could not be read) once filled in by hand with update_draft (at least a name); it becomes ready. Re-running after edits updates the same listing; after submission every update_draft also updates it. Then publish with choose_free_listing or create_checkout.",
 			Params:      []ops.Param{draftID}, Handler: a.submitDraft},
+		{ID: "delete_draft", Output: ops.Out[DeletedDraft](), Method: "DELETE", Path: "/drafts/:id", Toolset: "drafts", Scope: ops.ScopeListingsWrite, Idem: true, Destructive: true,
+			Summary:     "Delete one of your drafts",
+			Description: "Deletes the draft, its pages and invites, whatever its status (a draft still being read stops). Only its creator can delete it (an invited co-founder gets 403). A listing already submitted from it stays yours, with what it holds; it is simply no longer updated from the draft.",
+			Params:      []ops.Param{draftID}, Handler: a.deleteDraft},
 	}
 }

@@ -27,6 +27,7 @@ type OwnerListing struct {
 	SEODescription string     `json:"seo_description"`
 	Role           string     `json:"role"`
 	SiteCopies     []siteCopy `json:"site_copies"`
+	Owners         []Owner    `json:"owners" doc:"Everyone who can edit the listing: the owner (or a verified claimant) first, then co-founders."`
 	PublicURL      string     `json:"public_url,omitempty"`
 	// ModerationReason says why the site team rejected or archived it.
 	ModerationReason string `json:"moderation_reason,omitempty"`
@@ -96,10 +97,16 @@ func (a *Service) readOwnerListing(ctx context.Context, q db.Queries, userID, id
 		}
 		o.SiteCopies = append(o.SiteCopies, c)
 	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if o.Owners, err = ListingOwners(ctx, q, id); err != nil {
+		return nil, err
+	}
 	if o.Status == "live" {
 		o.PublicURL = a.ListingURL(o.Slug)
 	}
-	return o, rows.Err()
+	return o, nil
 }
 
 func (a *Service) listMyListings(ctx context.Context, in *ops.Input) (any, error) {

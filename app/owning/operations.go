@@ -8,7 +8,7 @@ import (
 // Operations are the owner's operations: my listings, owner content, the
 // free launch, then claims.
 func (a *Service) Operations() []*ops.Operation {
-	return append(a.myListingOperations(), a.claimOperations()...)
+	return append(append(a.myListingOperations(), a.lifecycleOperations()...), a.claimOperations()...)
 }
 
 func (a *Service) myListingOperations() []*ops.Operation {
