@@ -84,7 +84,7 @@ func tooManyRedirects(rawURL string) *FetchError {
 }
 
 func robotsDisallowed(rawURL string) *FetchError {
-	return &FetchError{Kind: "robots_disallowed", Message: fmt.Sprintf("The site's robots.txt does not allow %s to read %s. Allow %s in robots.txt, or fill in the profile by hand.", RobotsToken, rawURL, RobotsToken)}
+	return &FetchError{Kind: "robots_disallowed", Message: fmt.Sprintf("The site's robots.txt does not allow %s to read %s. Allow %s in robots.txt, or fill in the profile by hand (update_draft with fields, at least a name) and submit it.", RobotsToken, rawURL, RobotsToken)}
 }
 
 func httpStatusError(rawURL string, status int) *FetchError {

@@ -29,6 +29,8 @@ type Summary struct {
 	LaunchWeek string       `json:"launch_week,omitempty" format:"date" doc:"Monday of the launch week."`
 	LaunchedAt string       `json:"launched_at,omitempty" format:"date-time"`
 	Category   *CategoryRef `json:"primary_category"`
+	Rank       int          `json:"rank,omitempty" doc:"Week lists only: the place in that week's ranking (votes in the week, ties to the older listing)."`
+	WeekVotes  *int64       `json:"week_votes,omitempty" doc:"Week lists only: counted votes cast in that launch week, which the ranking follows."`
 }
 
 // summaryCols selects a Summary from listings l joined with categories c.

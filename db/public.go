@@ -189,15 +189,22 @@ func RecountCategories(ctx context.Context, tx *sql.Tx) error {
 	return err
 }
 
-// WeekLaunches pages a week's launches: live ones ranked by the week's
-// votes (then all-time votes, then id), then scheduled ones. The ranking
-// is the order of the listings_week_rank index (launch_week_votes is the
-// listing's votes in its own launch week, kept by triggers): the page's ids
-// are the first offset+limit entries of the week's range, read from the
-// index alone, and the summaries are read for the page alone. The WHERE and
-// ORDER BY spell the index's expressions exactly, so the planner uses it.
-// Pages are kept in the read cache like search pages (until the next
-// write; the items are shared: do not modify).
+// The one ranking of a week's launches (issue 23), read by the week page,
+// the home page, the weekly community board, the badge and the Launch of
+// the Week awards: the listings launched (or relaunched) in that week, live
+// or scheduled, by their counted votes in that week, ties to the lower
+// listing id (the older listing). WeekRankFrom binds the week as ?1; the
+// order is the launches_rank index's, so a page reads offset+limit index
+// entries.
+const (
+	WeekRankFrom  = ` FROM launches n JOIN listings l ON l.id = n.listing_id WHERE n.week = ?1 AND l.status IN ('live','scheduled')`
+	WeekRankOrder = ` ORDER BY n.votes DESC, n.listing_id`
+)
+
+// WeekLaunches pages a week's launches in the week's ranking; each summary
+// carries its rank and its votes in that week. The summaries are read for
+// the page alone. Pages are kept in the read cache like search pages
+// (until the next write; the items are shared: do not modify).
 func (d *DB) WeekLaunches(ctx context.Context, week string, offset, limit int) ([]Summary, int, error) {
 	r, err := memo(ctx, d, fmt.Sprintf("week %s %d %d", week, offset, limit), func(ctx context.Context) (searchResult, error) {
 		items, total, err := d.weekLaunches(ctx, week, offset, limit)
@@ -207,21 +214,49 @@ func (d *DB) WeekLaunches(ctx context.Context, week string, offset, limit int) (
 }
 
 // weekLaunches is WeekLaunches without the read cache. The page query is a
-// prepared statement (its parse was half its CPU), with the week bound as
-// TextArg so that planner statistics do not re-prepare it for each week.
+// prepared statement, with the week bound as TextArg so that planner
+// statistics do not re-prepare it for each week.
 func (d *DB) weekLaunches(ctx context.Context, week string, offset, limit int) ([]Summary, int, error) {
-	const cond = ` WHERE l.launch_week = ?1 AND l.status IN ('live','scheduled')`
-	total, err := d.PublicCount(ctx, `SELECT count(*) FROM listings l`+cond, week)
+	total, err := d.PublicCount(ctx, `SELECT count(*)`+WeekRankFrom, week)
 	if err != nil {
 		return nil, 0, err
 	}
-	items, err := querySummaries(ctx, d.Prepared(d.R), `SELECT `+summaryCols+` FROM (
-		SELECT l.id, l.status = 'scheduled' AS later, l.launch_week_votes AS wv, l.votes AS v
-		FROM listings l INDEXED BY listings_week_rank WHERE l.launch_week = `+TextArg+` AND l.status IN ('live','scheduled')
-		ORDER BY l.status = 'scheduled', l.launch_week_votes DESC, l.votes DESC, l.id LIMIT `+IntArg+` OFFSET `+IntArg+`) p
+	rows, err := d.Prepared(d.R).QueryContext(ctx, `SELECT `+summaryCols+`, p.wv FROM (
+		SELECT n.listing_id AS id, n.votes AS wv FROM launches n INDEXED BY launches_rank JOIN listings l ON l.id = n.listing_id
+		WHERE n.week = `+TextArg+` AND l.status IN ('live','scheduled') ORDER BY n.votes DESC, n.listing_id LIMIT `+IntArg+` OFFSET `+IntArg+`) p
 		JOIN listings l ON l.id = p.id LEFT JOIN categories c ON c.id = l.primary_category_id
-		ORDER BY p.later, p.wv DESC, p.v DESC, p.id`, week, limit, offset)
-	return items, total, err
+		ORDER BY p.wv DESC, p.id`, week, limit, offset)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	items := []Summary{}
+	for rows.Next() {
+		var wv int64
+		s, err := scanSummary(rows, &wv)
+		if err != nil {
+			return nil, 0, err
+		}
+		s.WeekVotes, s.Rank = &wv, offset+len(items)+1
+		items = append(items, s)
+	}
+	return items, total, rows.Err()
+}
+
+// WeekRank is a listing's place in a week's ranking and its votes there;
+// ok is false when the listing has no launch in that week.
+func (d *DB) WeekRank(ctx context.Context, listingID int64, week string) (rank int, votes int64, ok bool, err error) {
+	q := d.R
+	err = q.QueryRowContext(ctx, `SELECT n.votes FROM launches n WHERE n.week = ? AND n.listing_id = ?`, week, listingID).Scan(&votes)
+	if IsNoRows(err) {
+		return 0, 0, false, nil
+	}
+	if err != nil {
+		return 0, 0, false, err
+	}
+	err = q.QueryRowContext(ctx, `SELECT 1 + count(*)`+WeekRankFrom+` AND (n.votes > ?2 OR (n.votes = ?2 AND n.listing_id < ?3))`,
+		week, votes, listingID).Scan(&rank)
+	return rank, votes, err == nil, err
 }
 
 // Count runs a count query on the read pool.

@@ -84,7 +84,12 @@ func (g *gen) castVotes(l *listing, lv level) {
 	for _, w := range weeks {
 		wc := weekCount{Week: w, ListingID: l.ID, Votes: perWeek[w]}
 		l.Weekly = append(l.Weekly, wc)
-		g.weekly = append(g.weekly, wc)
+		// Award candidates are launches: only the listing's count in its
+		// own launch week can win that week (votes in later weeks count
+		// toward all-time votes, not toward another week's awards).
+		if !l.Week.IsZero() && w == date(l.Week) {
+			g.weekly = append(g.weekly, wc)
+		}
 	}
 	if len(g.weekly) > 2*g.weeklyKept+100000 {
 		g.pruneWeekly()

@@ -9,9 +9,11 @@ type award struct {
 	Votes     int
 }
 
-// computeAwards ranks every completed week (week < before) by weekly votes:
-// the top three listings win, ties going to the lower listing id. Only live
-// listings receive votes, so every weekly count belongs to a live listing.
+// computeAwards ranks every completed week (week < before) by the votes of
+// the listings launched in it, counted in that week (weekly holds only
+// launch-week counts: see castVotes): the top three win, ties going to the
+// lower listing id, the service's ranking (db.WeekRankFrom). Only live
+// listings receive votes, so every count belongs to a live listing.
 func computeAwards(weekly []weekCount, before string) []award {
 	ws := append([]weekCount(nil), weekly...)
 	sortWeekly(ws)

@@ -375,7 +375,8 @@ func checkCounters(t *testing.T, d *db.DB) {
 	for name, q := range map[string]string{
 		"votes":        "SELECT count(*) FROM listings l WHERE votes != (SELECT count(*) FROM votes v WHERE v.listing_id = l.id)",
 		"weekly":       "SELECT count(*) FROM weekly_votes w WHERE votes != (SELECT count(*) FROM votes v WHERE v.listing_id = w.listing_id AND v.week = w.week)",
-		"launch week":  "SELECT count(*) FROM listings l WHERE launch_week_votes != coalesce((SELECT votes FROM weekly_votes w WHERE w.week = l.launch_week AND w.listing_id = l.id), 0)",
+		"launch week":  "SELECT count(*) FROM listings l WHERE launch_week IS NOT NULL AND coalesce((SELECT votes FROM launches n WHERE n.week = l.launch_week AND n.listing_id = l.id), -1) != coalesce((SELECT votes FROM weekly_votes w WHERE w.week = l.launch_week AND w.listing_id = l.id), 0)",
+		"launches":     "SELECT count(*) FROM launches n WHERE NOT EXISTS (SELECT 1 FROM listings l WHERE l.id = n.listing_id AND l.launch_week = n.week)",
 		"vote weeks":   "SELECT count(*) FROM votes WHERE week != date(created_at, '-' || ((cast(strftime('%w', created_at) AS int) + 6) % 7) || ' days')",
 		"rating":       "SELECT count(*) FROM listings l WHERE rating_count != (SELECT count(*) FROM reviews r WHERE r.listing_id = l.id AND genuine = 1) OR rating_sum != (SELECT coalesce(sum(rating),0) FROM reviews r WHERE r.listing_id = l.id AND genuine = 1)",
 		"views":        "SELECT count(*) FROM listings l WHERE views != (SELECT coalesce(sum(views),0) FROM daily_views v WHERE v.listing_id = l.id)",
@@ -389,7 +390,7 @@ func checkCounters(t *testing.T, d *db.DB) {
 			t.Errorf("%s: %d rows disagree", name, n)
 		}
 	}
-	if count(t, d, "SELECT count(*) FROM listings WHERE launch_week_votes > 0") == 0 {
+	if count(t, d, "SELECT count(*) FROM launches WHERE votes > 0") == 0 {
 		t.Error("no listing has votes in its launch week")
 	}
 	if count(t, d, "SELECT count(*) FROM reviews WHERE genuine = 0") == 0 {
@@ -417,12 +418,20 @@ func checkCounters(t *testing.T, d *db.DB) {
 	}
 }
 
-// checkAwards recomputes the awards of every completed week.
+// checkAwards recomputes the awards of every completed week from the votes
+// table: the listings launched that week, by the votes cast on them in that
+// week, ties to the lower id. Nobody wins in a week they did not launch in,
+// so (without relaunches in the demo) nobody wins twice.
 func checkAwards(t *testing.T, d *db.DB, week0 string) {
 	want := strs(t, d, `SELECT week || ' ' || rank || ' ' || listing_id || ' ' || votes FROM (
-		SELECT w.week, row_number() OVER (PARTITION BY w.week ORDER BY w.votes DESC, w.listing_id) AS rank, w.listing_id, w.votes
-		FROM weekly_votes w JOIN listings l ON l.id = w.listing_id AND l.status = 'live' WHERE w.week < ?)
+		SELECT l.launch_week AS week, row_number() OVER (PARTITION BY l.launch_week ORDER BY count(*) DESC, l.id) AS rank,
+			l.id AS listing_id, count(*) AS votes
+		FROM listings l JOIN votes v ON v.listing_id = l.id AND v.week = l.launch_week
+		WHERE l.status = 'live' AND l.launch_week < ? GROUP BY l.id)
 		WHERE rank <= 3 ORDER BY week, rank`, week0)
+	if n := count(t, d, `SELECT count(*) FROM (SELECT listing_id FROM awards GROUP BY listing_id HAVING count(*) > 1)`); n > 0 {
+		t.Errorf("%d listings won in several weeks", n)
+	}
 	got := strs(t, d, "SELECT week || ' ' || rank || ' ' || listing_id || ' ' || votes FROM awards ORDER BY week, rank")
 	if len(got) < 30 {
 		t.Errorf("only %d awards", len(got))

@@ -173,9 +173,10 @@ var seedTables = func() []string {
 }()
 
 // dropDerived drops, inside tx, the secondary indexes of the seeded tables,
-// the full-text insert trigger and the weekly_votes triggers (the seed
-// writes the launch week's count in the listing row itself, rather than
-// rewriting the row once per weekly count), and returns the statements
+// the full-text insert trigger, the listings insert trigger that adds the
+// first launch and the weekly_votes triggers (the seed writes each launch
+// row with its week's count itself, rather than rewriting the row once per
+// weekly count), and returns the statements
 // that re-create them. Uniqueness the generator relies on (primary keys, UNIQUE
 // columns) stays enforced: those indexes belong to their tables.
 func dropDerived(ctx context.Context, tx *sql.Tx) ([]string, error) {
@@ -186,7 +187,7 @@ func dropDerived(ctx context.Context, tx *sql.Tx) ([]string, error) {
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT type, name, sql FROM sqlite_master
 		WHERE (type = 'index' AND sql IS NOT NULL AND tbl_name IN (`+marks+`))
-		   OR (type = 'trigger' AND name = 'listings_fts_ai')
+		   OR (type = 'trigger' AND name IN ('listings_fts_ai', 'listings_launch_ai'))
 		   OR (type = 'trigger' AND tbl_name = 'weekly_votes')
 		ORDER BY type, name`, args...)
 	if err != nil {

@@ -23,7 +23,8 @@ var columns = map[string]string{
 		pricing_summary, country, city, founded_year, contact_email, demo_video_url, logo_url, features, usps,
 		keywords, tags, headline, summary, seo_title, seo_description, socials, not_found, attributes, status, plan,
 		launch_week, launched_at, primary_category_id, unlock_story, unlock_milestones, unlock_media, votes, views,
-		follows, trending, rating_sum, rating_count, domain_rating, billboard_cents, created_at, updated_at, launch_week_votes`,
+		follows, trending, rating_sum, rating_count, domain_rating, billboard_cents, created_at, updated_at`,
+	"launches":                "week, listing_id, votes",
 	"listing_categories":      "listing_id, category_id, is_primary",
 	"listing_owners":          "listing_id, user_id, role, created_at",
 	"listing_founders":        "listing_id, founder_id, position",
@@ -50,6 +51,9 @@ var columns = map[string]string{
 var verbs = map[string]string{
 	"products": "INSERT OR IGNORE",
 	"settings": "INSERT OR REPLACE",
+	// The listings insert trigger adds the first launch (without its
+	// votes, written later) unless the seed dropped it.
+	"launches": "INSERT OR REPLACE",
 }
 
 // writer buffers rows and writes them, at flush, table by table in
@@ -250,8 +254,10 @@ func writeListing(w *writer, l *listing) {
 		jsonOf(l.Keywords), jsonOf(l.Tags), l.Headline, l.Summary, l.SEOTitle, l.SEODescription, jsonOf(l.Socials), jsonOf(l.NotFound),
 		jsonOf(l.Attributes), l.Status, l.Plan, nullTime(l.Week, date), nullTime(l.LaunchedAt, stamp), l.Category.ID,
 		flag(l.UnlockStory), flag(l.UnlockMiles), flag(l.UnlockMedia), len(l.Votes), l.views(), len(l.Follows), l.Trending,
-		ratingSum, ratingCount, nullInt(l.DomainRating, -1), l.billboardCents(), stamp(l.CreatedAt), stamp(l.UpdatedAt),
-		l.launchWeekVotes())
+		ratingSum, ratingCount, nullInt(l.DomainRating, -1), l.billboardCents(), stamp(l.CreatedAt), stamp(l.UpdatedAt))
+	if !l.Week.IsZero() {
+		w.insert("launches", date(l.Week), l.ID, l.launchWeekVotes())
+	}
 	w.insert("listing_categories", l.ID, l.Category.ID, 1)
 	for _, c := range l.Extra {
 		w.insert("listing_categories", l.ID, c.ID, 0)
@@ -267,7 +273,8 @@ func writeListing(w *writer, l *listing) {
 }
 
 // launchWeekVotes is the listing's count in its own launch week, which the
-// weekly_votes triggers would set (the seed drops them: see dropDerived).
+// weekly_votes and listings triggers would set (the seed drops them: see
+// dropDerived).
 func (l *listing) launchWeekVotes() int {
 	if l.Week.IsZero() {
 		return 0

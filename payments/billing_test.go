@@ -99,14 +99,14 @@ func TestCheckoutBillingCountryRepricesBeforePayment(t *testing.T) {
 func TestCheckoutPaidPageNamesScheduledListing(t *testing.T) {
 	e := env(t, payments.Config{})
 	key := e.APIKey("owner@example.com")
-	_, u := checkout(t, e, key, order(it("relaunch", "listing_id", 1, "week", week2)))
+	_, u := checkout(t, e, key, order(it("launch", "listing_id", 7, "week", week2)))
 	b := newBrowser(t)
 	csrf := b.open(u)
 	if st, _, _ := b.post(u, url.Values{"action": {"succeed"}, "method": {"card"}, "csrf": {csrf}}); st != 303 {
 		t.Fatalf("pay: %d", st)
 	}
 	_, page := b.get(u)
-	if !strings.Contains(page, "QuickBase: scheduled, launch week of "+week2) {
+	if !strings.Contains(page, "BundleApp: scheduled, launch week of "+week2) {
 		t.Errorf("page: %s", page)
 	}
 }

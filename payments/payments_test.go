@@ -126,9 +126,10 @@ func TestCheckoutPageSucceedAppliesEffects(t *testing.T) {
 	e := env(t, payments.Config{})
 	key := e.APIKey("owner@example.com")
 	body := order(
+		// Before the launch that makes listing 6 paid: applied after it.
+		it("extra_categories", "listing_id", 6, "categories", []string{"seo", "developer-tools"}),
 		it("launch", "listing_id", 6),
 		it("billboard_min", "listing_id", 3, "amount_cents", 1234),
-		it("extra_categories", "listing_id", 3, "categories", []string{"seo", "developer-tools"}),
 		it("trophy_cabinet", "listing_id", 3),
 		it("ai_review", "listing_id", 6),
 		it("done_for_you", "listing_id", 6),
@@ -205,17 +206,47 @@ func TestCheckoutPageSucceedAppliesEffects(t *testing.T) {
 			"live/paid/2026-11-16/2026-11-18T12:00:00Z/111"},
 		{"billboard row", `SELECT count(*)||'/'||sum(amount_cents) FROM billboard_contributions WHERE listing_id = 3 AND order_id IS NOT NULL`, "1/1234"},
 		{"billboard total", `SELECT billboard_cents FROM listings WHERE id = 3`, "6234"},
-		{"extra categories", `SELECT group_concat(c.slug, ',') FROM (SELECT c.slug FROM listing_categories lc JOIN categories c ON c.id = lc.category_id WHERE lc.listing_id = 3 AND lc.is_primary = 0 ORDER BY c.slug) c`, "developer-tools,seo"},
+		{"extra categories", `SELECT group_concat(c.slug, ',') FROM (SELECT c.slug FROM listing_categories lc JOIN categories c ON c.id = lc.category_id WHERE lc.listing_id = 6 AND lc.is_primary = 0 ORDER BY c.slug) c`, "developer-tools,seo"},
 		{"recounted", `SELECT live_count FROM categories WHERE slug = 'seo'`, "2"},
 		{"trophy cabinet", `SELECT unlock_story||unlock_milestones||unlock_media FROM listings WHERE id = 3`, "111"},
 		{"team tasks", `SELECT group_concat(kind, ',') FROM (SELECT kind FROM team_tasks WHERE listing_id = 6 ORDER BY kind)`, "ai_review,done_for_you"},
 		{"featured slot", `SELECT count(*) FROM featured_slots WHERE listing_id = 1 AND week = '` + week1 + `' AND order_id IS NOT NULL`, "1"},
-		{"relaunch", `SELECT status||'/'||launch_week FROM listings WHERE id = 1`, "scheduled/" + week2},
+		// A relaunch keeps the listing live in its first week and adds one.
+		{"relaunch", `SELECT status||'/'||launch_week||'/'||(SELECT group_concat(week||':'||relaunch, ',') FROM
+			(SELECT week, relaunch FROM launches WHERE listing_id = 1 ORDER BY week)) FROM listings WHERE id = 1`,
+			"live/2026-11-16/2026-11-16:0," + week2 + ":1"},
 	}
 	for _, c := range checks {
 		if got := scalar(t, e, c.q); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
+	}
+}
+
+// Moving a listing's launch is its owner's decision: a co-founder on the
+// listing (role cofounder, from an invite) is refused with 403 and nothing
+// is built; the owner's same order is quoted.
+func TestRelaunchOnlyByTheOwner(t *testing.T) {
+	e := env(t, payments.Config{})
+	if _, err := e.DB.W.Exec(`INSERT INTO listing_owners(listing_id, user_id, role, created_at) VALUES (1, 2, 'cofounder', '2026-11-01T00:00:00Z')`); err != nil {
+		t.Fatal(err)
+	}
+	body := order(it("relaunch", "listing_id", 1, "week", week2))
+	for _, path := range []string{"/api/v1/orders/quote", "/api/v1/orders/checkout"} {
+		r := e.Do("POST", path, body, apitest.Bearer(e.APIKey("other@example.com"))...)
+		if r.Status != 403 || !strings.Contains(string(r.Body), "only the listing's owner can book a relaunch") {
+			t.Errorf("co-founder %s: %d %s", path, r.Status, r.Body)
+		}
+	}
+	if n := scalar(t, e, `SELECT count(*) FROM orders`); n != "0" {
+		t.Errorf("%s orders built for a refused relaunch", n)
+	}
+	if r := e.Do("POST", "/api/v1/orders/quote", body, apitest.Bearer(e.APIKey("owner@example.com"))...); r.Status != 200 {
+		t.Errorf("owner quote: %d %s", r.Status, r.Body)
+	}
+	// Another product on the same listing stays open to the co-founder.
+	if r := e.Do("POST", "/api/v1/orders/quote", order(it("ai_review", "listing_id", 1)), apitest.Bearer(e.APIKey("other@example.com"))...); r.Status != 200 {
+		t.Errorf("co-founder ai_review quote: %d %s", r.Status, r.Body)
 	}
 }
 

@@ -114,6 +114,23 @@ func TestDraftFailsWithReason(t *testing.T) {
 	if n := closed.Requests(); n != 1 {
 		t.Errorf("requests beyond robots.txt: %d", n)
 	}
+	// No dead end: the founder fills the profile in by hand and submits.
+	if r := e.Do("POST", "/api/v1/drafts/"+d.ID+"/submit", nil, e.owner...); r.Status != 400 || !strings.Contains(string(r.Body), "needs a name") {
+		t.Fatalf("submit a failed draft without a name: %d %s", r.Status, r.Body)
+	}
+	r := e.Do("PATCH", "/api/v1/drafts/"+d.ID, map[string]any{"fields": map[string]any{"name": "Closed Bot", "tagline": "Typed by hand"}}, e.owner...)
+	var hand draftJSON
+	json.Unmarshal(r.Body, &hand)
+	if r.Status != 200 || hand.Fields["name"].State != "manual" || len(hand.Fields["name"].Evidence) != 0 || hand.Fields["tagline"].State != "manual" {
+		t.Fatalf("fill in a failed draft: %d %s", r.Status, r.Body)
+	}
+	r = e.Do("POST", "/api/v1/drafts/"+d.ID+"/submit", nil, e.owner...)
+	if r.Status != 200 || r.JSON()["listing_id"] == nil {
+		t.Fatalf("submit a draft filled in by hand: %d %s", r.Status, r.Body)
+	}
+	if got := e.wait(t, d.ID); got.Status != "ready" || got.ListingID == nil {
+		t.Fatalf("after submit: %s %v", got.Status, got.ListingID)
+	}
 	d = e.wait(t, e.submit(t, "http://127.0.0.1:1/").ID)
 	if d.Status != "failed" || d.Failure.Kind != "connect" {
 		t.Fatalf("unreachable: %+v", d)
@@ -366,8 +383,11 @@ func TestSubmitDraftNotReady(t *testing.T) {
 	e := newDraftEnv(t)
 	closed := testsite.Serve(t, "closedbot", nil)
 	id := e.wait(t, e.submit(t, closed.URL+"/").ID).ID
-	if r := e.Do("POST", "/api/v1/drafts/"+id+"/submit", nil, e.owner...); r.Status != 400 || !strings.Contains(string(r.Body), "failed") {
-		t.Fatalf("submit failed draft: %d %s", r.Status, r.Body)
+	// A draft still being read cannot be submitted (a failed one can,
+	// once filled in by hand: TestDraftFailsWithReason).
+	e.DB.W.Exec(`UPDATE drafts SET status = 'crawling' WHERE id = ?`, id)
+	if r := e.Do("POST", "/api/v1/drafts/"+id+"/submit", nil, e.owner...); r.Status != 400 || !strings.Contains(string(r.Body), "the draft is crawling") {
+		t.Fatalf("submit a draft being read: %d %s", r.Status, r.Body)
 	}
 }
 
@@ -451,5 +471,134 @@ func TestDraftIDCaseInsensitive(t *testing.T) {
 	d := e.submit(t, "http://127.0.0.1:1/")
 	if r := e.Do("GET", "/api/v1/drafts/"+strings.ToUpper(d.ID), nil, e.owner...); r.Status != 200 {
 		t.Fatalf("upper-case id: %d", r.Status)
+	}
+}
+
+// The category rule (one primary; paid listings up to 3 more) is applied
+// in one place and says what it did not keep: a draft with 5 categories
+// submitted for an unpaid listing keeps the primary and names the four it
+// left out; once the listing is paid, a draft edit adds 3 of them and names
+// the fourth; nothing is ever silently dropped.
+func TestDraftCategoriesRuleWarns(t *testing.T) {
+	e := newDraftEnv(t)
+	site := testsite.Serve(t, "acme-analytics", nil)
+	id := e.wait(t, e.submit(t, site.URL+"/").ID).ID
+	five := []string{"Developer Tools", "Databases", "Marketing", "SEO", "Empty Category"}
+	if r := e.Do("PATCH", "/api/v1/drafts/"+id, map[string]any{"fields": map[string]any{"categories": five}}, e.owner...); r.Status != 200 || strings.Contains(string(r.Body), `"warnings"`) {
+		t.Fatalf("patch before submit: %d %s", r.Status, r.Body)
+	}
+	r := e.Do("POST", "/api/v1/drafts/"+id+"/submit", nil, e.owner...)
+	var sub struct {
+		ListingID int64 `json:"listing_id"`
+		Draft     struct {
+			Warnings []string `json:"warnings"`
+		} `json:"draft"`
+	}
+	json.Unmarshal(r.Body, &sub)
+	want := "Kept Developer Tools as the primary category. Not added from the draft: Databases, Marketing, SEO, Empty Category. A listing has one primary category; only paid listings may have up to 3 more"
+	if r.Status != 200 || len(sub.Draft.Warnings) != 1 || !strings.HasPrefix(sub.Draft.Warnings[0], want) {
+		t.Fatalf("submit: %d %s", r.Status, r.Body)
+	}
+	cats := func() string {
+		var s string
+		e.DB.W.QueryRow(`SELECT group_concat(c.slug || ':' || lc.is_primary, ',') FROM (SELECT * FROM listing_categories WHERE listing_id = ? ORDER BY is_primary DESC, category_id) lc
+			JOIN categories c ON c.id = lc.category_id`, sub.ListingID).Scan(&s)
+		return s
+	}
+	if got := cats(); got != "developer-tools:1" {
+		t.Fatalf("categories of the unpaid listing: %s", got)
+	}
+	e.DB.W.Exec(`UPDATE listings SET plan = 'paid' WHERE id = ?`, sub.ListingID)
+	r = e.Do("PATCH", "/api/v1/drafts/"+id, map[string]any{"fields": map[string]any{"categories": five}}, e.owner...)
+	if !strings.Contains(string(r.Body), "Not added from the draft: Empty Category. A paid listing may have at most 3 categories besides its primary") {
+		t.Fatalf("paid listing patch: %d %s", r.Status, r.Body)
+	}
+	if got := cats(); got != "developer-tools:1,databases:0,marketing:0,seo:0" {
+		t.Fatalf("categories of the paid listing: %s", got)
+	}
+	// A patch of another field does not touch categories or warn.
+	if r := e.Do("PATCH", "/api/v1/drafts/"+id, map[string]any{"fields": map[string]any{"city": "Porto"}}, e.owner...); strings.Contains(string(r.Body), `"warnings"`) {
+		t.Fatalf("unrelated patch warns: %s", r.Body)
+	}
+}
+
+// Slugs transliterate Latin letters, and founders are one profile per
+// person: the same person spelt "Inês" on one listing and "Ines" on another,
+// with the same LinkedIn page, keeps one founder page (no -2 copy); a
+// different person of the same name without a shared link gets their own.
+func TestSlugsAndFoundersByIdentity(t *testing.T) {
+	e := newDraftEnv(t)
+	listing := func(name string, founder map[string]any) (int64, string) {
+		t.Helper()
+		site := testsite.Serve(t, "acme-analytics", nil)
+		id := e.wait(t, e.submit(t, site.URL+"/").ID).ID
+		if r := e.Do("PATCH", "/api/v1/drafts/"+id, map[string]any{"fields": map[string]any{"name": name},
+			"founders": []any{founder}}, e.owner...); r.Status != 200 {
+			t.Fatalf("patch: %d %s", r.Status, r.Body)
+		}
+		r := e.Do("POST", "/api/v1/drafts/"+id+"/submit", nil, e.owner...)
+		lid := int64(r.JSON()["listing_id"].(float64))
+		var slug string
+		e.DB.W.QueryRow(`SELECT slug FROM listings WHERE id = ?`, lid).Scan(&slug)
+		return lid, slug
+	}
+	founders := func(lid int64) string {
+		var s string
+		e.DB.W.QueryRow(`SELECT group_concat(f.slug, ',') FROM founders f JOIN listing_founders lf ON lf.founder_id = f.id WHERE lf.listing_id = ?`, lid).Scan(&s)
+		return s
+	}
+	a, slug := listing("Ünïcødé — App!!", map[string]any{"name": "Inês Carvalho", "socials": map[string]any{"linkedin": "https://www.linkedin.com/in/ines-c/"}})
+	if slug != "unicode-app" || founders(a) != "ines-carvalho" {
+		t.Fatalf("first listing: slug %q, founders %q", slug, founders(a))
+	}
+	b, slug := listing("Straße Ølberg", map[string]any{"name": "Ines Carvalho", "title": "CTO", "socials": map[string]any{"linkedin": "http://linkedin.com/in/ines-c"}})
+	if slug != "strasse-olberg" || founders(b) != "ines-carvalho" {
+		t.Fatalf("same person on a second listing: slug %q, founders %q", slug, founders(b))
+	}
+	var title, name string
+	e.DB.W.QueryRow(`SELECT title, name FROM founders WHERE slug = 'ines-carvalho'`).Scan(&title, &name)
+	if title != "CTO" || name != "Inês Carvalho" {
+		t.Errorf("shared profile: title %q name %q (completed, name kept)", title, name)
+	}
+	c, _ := listing("日本語アプリ", map[string]any{"name": "Inês Carvalho", "socials": map[string]any{"linkedin": "https://www.linkedin.com/in/someone-else"}})
+	if got := founders(c); got != "ines-carvalho-2" {
+		t.Errorf("another person of the same name: %q", got)
+	}
+	var domain, cslug string
+	e.DB.W.QueryRow(`SELECT domain, slug FROM listings WHERE id = ?`, c).Scan(&domain, &cslug)
+	if want := strings.NewReplacer(".", "-", ":", "-").Replace(domain); !strings.HasPrefix(cslug, strings.Split(want, "-")[0]) || cslug == "listing" {
+		t.Errorf("a name without Latin letters: slug %q for domain %q", cslug, domain)
+	}
+}
+
+// delete_draft: only its creator deletes it (an invitee gets 403, another
+// user 404); a submitted draft's listing stays and says so.
+func TestDeleteDraft(t *testing.T) {
+	e := newDraftEnv(t)
+	site := testsite.Serve(t, "acme-analytics", nil)
+	id := e.wait(t, e.submit(t, site.URL+"/").ID).ID
+	if r := e.Do("DELETE", "/api/v1/drafts/"+id, nil, e.other...); r.Status != 404 {
+		t.Fatalf("another user's delete: %d", r.Status)
+	}
+	e.Do("POST", "/api/v1/drafts/"+id+"/invites", map[string]any{"email": "other@example.com"}, e.owner...)
+	if r := e.Do("DELETE", "/api/v1/drafts/"+id, nil, e.other...); r.Status != 403 || !strings.Contains(string(r.Body), "only the person who started the draft") {
+		t.Fatalf("invitee's delete: %d %s", r.Status, r.Body)
+	}
+	lid := int64(e.Do("POST", "/api/v1/drafts/"+id+"/submit", nil, e.owner...).JSON()["listing_id"].(float64))
+	r := e.Do("DELETE", "/api/v1/drafts/"+id, nil, e.owner...)
+	if r.Status != 200 || !strings.Contains(string(r.Body), fmt.Sprintf(`"listing_id":%d`, lid)) || !strings.Contains(string(r.Body), "stays yours") {
+		t.Fatalf("delete: %d %s", r.Status, r.Body)
+	}
+	if r := e.Do("GET", "/api/v1/drafts/"+id, nil, e.owner...); r.Status != 404 {
+		t.Fatalf("deleted draft: %d", r.Status)
+	}
+	if r := e.Do("DELETE", "/api/v1/drafts/"+id, nil, e.owner...); r.Status != 404 {
+		t.Fatalf("delete again: %d", r.Status)
+	}
+	if r := e.Do("GET", fmt.Sprintf("/api/v1/me/listings/%d", lid), nil, e.owner...); r.Status != 200 {
+		t.Fatalf("the listing after its draft was deleted: %d", r.Status)
+	}
+	if r := e.Do("DELETE", "/api/v1/drafts/not-a-uuid", nil, e.owner...); r.Status != 400 && r.Status != 404 {
+		t.Fatalf("bad id: %d", r.Status)
 	}
 }

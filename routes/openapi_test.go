@@ -73,8 +73,12 @@ func TestOpenAPIMatchesOperationsTable(t *testing.T) {
 			t.Errorf("%s lacks the 400 problem response", op.ID)
 		}
 	}
-	if seen != len(e.App.Table.Ops) || seen != 41 {
-		t.Errorf("documented %d of %d operations (spec has 41)", seen, len(e.App.Table.Ops))
+	// The contract's 41 operations and the owner operations it lacked
+	// (issue 23): delete_draft, archive_my_listing, update_listing_update,
+	// delete_listing_update, remove_co_owner, transfer_ownership,
+	// set_alternatives, set_category_attributes, cancel_order.
+	if seen != len(e.App.Table.Ops) || seen != 41+9 {
+		t.Errorf("documented %d of %d operations (spec has 41, issue 23 adds 9)", seen, len(e.App.Table.Ops))
 	}
 }
 

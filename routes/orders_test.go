@@ -209,6 +209,11 @@ func TestOrderScopes(t *testing.T) {
 
 func TestOrderBounds(t *testing.T) {
 	e := ordersEnv(t)
+	// Listing 3 is paid here (extra categories are for paid listings);
+	// listing 8 stays on the free plan.
+	if _, err := e.DB.W.Exec(`UPDATE listings SET plan = 'paid' WHERE id = 3`); err != nil {
+		t.Fatal(err)
+	}
 	owner := apitest.Bearer(e.APIKey("owner@example.com"))
 	const q = "/api/v1/orders/quote"
 	ai := it("ai_review", "listing_id", 1)
@@ -256,6 +261,8 @@ func TestOrderBounds(t *testing.T) {
 		{name: "category unknown", method: "POST", path: q, body: order(it("extra_categories", "listing_id", 3, "categories", []string{"nope"})), status: 400, contains: []string{"items[0].categories[0]", "unknown category"}},
 		{name: "category already", method: "POST", path: q, body: order(it("extra_categories", "listing_id", 1, "categories", []string{"marketing"})), status: 400, contains: []string{"items[0].categories[0]", "already in"}},
 		{name: "categories missing", method: "POST", path: q, body: order(it("extra_categories", "listing_id", 3)), status: 400, contains: []string{"items[0].categories", "is required"}},
+		{name: "categories on a free listing", method: "POST", path: q, body: order(it("extra_categories", "listing_id", 8, "categories", []string{"developer-tools"})), status: 400, contains: []string{`"field":"items[0].product"`, "extra categories are for paid listings (this one is on the free plan)"}},
+		{name: "categories with the launch that makes it paid", method: "POST", path: q, body: order(it("extra_categories", "listing_id", 8, "categories", []string{"developer-tools"}), it("launch", "listing_id", 8)), status: 200, contains: []string{`"categories":["developer-tools"]`}},
 		{name: "categories on other product", method: "POST", path: q, body: order(it("ai_review", "listing_id", 3, "categories", []string{"seo"})), status: 400, contains: []string{"only for extra_categories"}},
 		// options
 		{name: "options valid", method: "POST", path: q, body: order(it("featured", "listing_id", 1, "week", week1, "options", map[string]any{"placement": "category"})), status: 200, contains: []string{`"placement":"category"`}},
@@ -427,7 +434,7 @@ func TestQuoteSavesNothing(t *testing.T) {
 		before[tb] = count(t, e, "SELECT count(*) FROM "+tb)
 	}
 	body := with(order(it("launch", "listing_id", 6), it("featured", "listing_id", 1, "week", week1),
-		it("extra_categories", "listing_id", 3, "categories", []string{"seo"}), it("billboard_min", "listing_id", 3, "amount_cents", 1000)),
+		it("extra_categories", "listing_id", 6, "categories", []string{"seo"}), it("billboard_min", "listing_id", 3, "amount_cents", 1000)),
 		"billing_country", "DE", "promo_code", "WELCOME10")
 	r := e.Do("POST", "/api/v1/orders/quote", body, append(owner, "Idempotency-Key", "ignored")...)
 	q := decodeQuote(t, r)

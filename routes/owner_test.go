@@ -73,29 +73,38 @@ var signedInPaths = map[string]struct {
 	path string
 	body any
 }{
-	"get_account":         {"/me", nil},
-	"list_my_listings":    {"/me/listings", nil},
-	"get_my_listing":      {"/me/listings/1", nil},
-	"update_my_listing":   {"/me/listings/1", map[string]any{"fields": map[string]any{"tagline": "x"}}},
-	"post_listing_update": {"/me/listings/1/updates", map[string]any{"title": "t", "body": "b"}},
-	"add_milestone":       {"/me/listings/1/milestones", map[string]any{"date": "2026-01-01", "title": "t"}},
-	"delete_milestone":    {"/me/listings/1/milestones/1", nil},
-	"set_founder_story":   {"/me/listings/1/story", map[string]any{"title": "t"}},
-	"answer_interview":    {"/me/interview", map[string]any{"answers": []any{}}},
-	"choose_free_listing": {"/me/listings/1/free", nil},
-	"claim_listing":       {"/claims", map[string]any{"slug": "rankrocket", "method": "dns"}},
-	"verify_claim":        {"/claims/1/verify", nil},
-	"list_my_claims":      {"/claims", nil},
-	"submit_listing":      {"/drafts", map[string]any{"url": "http://127.0.0.1:1/"}},
-	"list_my_drafts":      {"/drafts", nil},
-	"get_draft":           {"/drafts/0b8f2f9e-5d7c-4c1a-9e2b-7a1d3c5e9f00", nil},
-	"update_draft":        {"/drafts/0b8f2f9e-5d7c-4c1a-9e2b-7a1d3c5e9f00", map[string]any{}},
-	"invite_cofounder":    {"/drafts/0b8f2f9e-5d7c-4c1a-9e2b-7a1d3c5e9f00/invites", map[string]any{"email": "x@example.com"}},
-	"submit_draft":        {"/drafts/0b8f2f9e-5d7c-4c1a-9e2b-7a1d3c5e9f00/submit", nil},
-	"quote_order":         {"/orders/quote", map[string]any{"items": []any{map[string]any{"product": "ai_review", "listing_id": 1}}}},
-	"create_checkout":     {"/orders/checkout", map[string]any{"items": []any{map[string]any{"product": "ai_review", "listing_id": 1}}, "billing_country": "US"}},
-	"list_my_orders":      {"/orders", nil},
-	"get_order":           {"/orders/LD-2026-000001", nil},
+	"get_account":             {"/me", nil},
+	"list_my_listings":        {"/me/listings", nil},
+	"get_my_listing":          {"/me/listings/1", nil},
+	"update_my_listing":       {"/me/listings/1", map[string]any{"fields": map[string]any{"tagline": "x"}}},
+	"post_listing_update":     {"/me/listings/1/updates", map[string]any{"title": "t", "body": "b"}},
+	"add_milestone":           {"/me/listings/1/milestones", map[string]any{"date": "2026-01-01", "title": "t"}},
+	"delete_milestone":        {"/me/listings/1/milestones/1", nil},
+	"set_founder_story":       {"/me/listings/1/story", map[string]any{"title": "t"}},
+	"answer_interview":        {"/me/interview", map[string]any{"answers": []any{}}},
+	"choose_free_listing":     {"/me/listings/1/free", nil},
+	"claim_listing":           {"/claims", map[string]any{"slug": "rankrocket", "method": "dns"}},
+	"verify_claim":            {"/claims/1/verify", nil},
+	"list_my_claims":          {"/claims", nil},
+	"submit_listing":          {"/drafts", map[string]any{"url": "http://127.0.0.1:1/"}},
+	"list_my_drafts":          {"/drafts", nil},
+	"get_draft":               {"/drafts/0b8f2f9e-5d7c-4c1a-9e2b-7a1d3c5e9f00", nil},
+	"update_draft":            {"/drafts/0b8f2f9e-5d7c-4c1a-9e2b-7a1d3c5e9f00", map[string]any{}},
+	"invite_cofounder":        {"/drafts/0b8f2f9e-5d7c-4c1a-9e2b-7a1d3c5e9f00/invites", map[string]any{"email": "x@example.com"}},
+	"submit_draft":            {"/drafts/0b8f2f9e-5d7c-4c1a-9e2b-7a1d3c5e9f00/submit", nil},
+	"quote_order":             {"/orders/quote", map[string]any{"items": []any{map[string]any{"product": "ai_review", "listing_id": 1}}}},
+	"create_checkout":         {"/orders/checkout", map[string]any{"items": []any{map[string]any{"product": "ai_review", "listing_id": 1}}, "billing_country": "US"}},
+	"list_my_orders":          {"/orders", nil},
+	"get_order":               {"/orders/LD-2026-000001", nil},
+	"delete_draft":            {"/drafts/0b8f2f9e-5d7c-4c1a-9e2b-7a1d3c5e9f00", nil},
+	"archive_my_listing":      {"/me/listings/1/archive", nil},
+	"update_listing_update":   {"/me/listings/1/updates/1", map[string]any{"title": "t"}},
+	"delete_listing_update":   {"/me/listings/1/updates/1", nil},
+	"remove_co_owner":         {"/me/listings/1/owners/2", nil},
+	"transfer_ownership":      {"/me/listings/1/transfer", map[string]any{"user_id": 2}},
+	"set_alternatives":        {"/me/listings/1/alternatives", map[string]any{"approved": []string{}}},
+	"set_category_attributes": {"/me/listings/1/attributes", map[string]any{"attributes": map[string]any{}}},
+	"cancel_order":            {"/me/orders/LD-2026-000001/cancel", nil},
 }
 
 func TestSignedInAuthMatrix(t *testing.T) {
@@ -826,11 +835,26 @@ func TestOwnerBoundsMore(t *testing.T) {
 	}, e.other...)
 }
 
+// apply_to copies only the fields sent to the other sites; this site's
+// copy is always what this site shows (the listing itself), including
+// after later edits sent without apply_to.
 func TestApplyToCopiesOnlyFieldsSent(t *testing.T) {
 	e := newOwnerEnv(t)
+	if _, err := e.DB.W.Exec(`INSERT OR REPLACE INTO settings(key, value) VALUES('sites', '["main","eu"]')`); err != nil {
+		t.Fatal(err)
+	}
 	e.Do("PATCH", "/api/v1/me/listings/1", map[string]any{"fields": map[string]any{"seo_title": "Listing SEO"}}, e.owner...)
 	r := e.Do("PATCH", "/api/v1/me/listings/1", map[string]any{"fields": map[string]any{"headline": "H", "tagline": "T"}, "apply_to": []string{"all"}}, e.owner...)
-	if r.Status != 200 || !strings.Contains(string(r.Body), `"site_copies":[{"site":"main","headline":"H","summary":"","seo_title":"","seo_description":""}]`) {
+	if r.Status != 200 || !strings.Contains(string(r.Body), `"site_copies":[{"site":"main","headline":"H","summary":"","seo_title":"Listing SEO","seo_description":""},{"site":"eu","headline":"H","summary":"","seo_title":"","seo_description":""}]`) {
 		t.Fatalf("apply_to copied more than the fields sent: %d %s", r.Status, r.Body)
+	}
+	r = e.Do("PATCH", "/api/v1/me/listings/1", map[string]any{"fields": map[string]any{"headline": "Newer"}}, e.owner...)
+	if !strings.Contains(string(r.Body), `{"site":"main","headline":"Newer"`) || !strings.Contains(string(r.Body), `{"site":"eu","headline":"H"`) {
+		t.Fatalf("this site's copy after an edit without apply_to: %s", r.Body)
+	}
+	var n int
+	e.DB.W.QueryRow(`SELECT count(*) FROM listing_site_copy WHERE site_key = 'main'`).Scan(&n)
+	if n != 0 {
+		t.Errorf("%d stored copies for this site", n)
 	}
 }

@@ -2,6 +2,7 @@ package site_test
 
 import (
 	"context"
+	"fmt"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -408,11 +409,13 @@ func submit(t *testing.T, ctx context.Context, form string, fields map[string]st
 func TestBrowserPeople(t *testing.T) {
 	ctx := browserCtx(t)
 	e := peopleEnv(t)
-	// A listing launched last week: its badge shows its vote count.
+	// A listing launched this week with the fewest votes in it: the vote
+	// puts it on the weekly board, and its badge shows its new place there.
 	var slug string
 	var lid int64
-	e.DB.R.QueryRow(`SELECT slug, id FROM listings WHERE status = 'live' AND launch_week = ? ORDER BY votes LIMIT 1`,
-		kernel.WeekOf(apitest.Now.AddDate(0, 0, -7))).Scan(&slug, &lid)
+	e.DB.R.QueryRow(`SELECT l.slug, l.id FROM launches n JOIN listings l ON l.id = n.listing_id
+		WHERE l.status = 'live' AND n.week = ? ORDER BY n.votes, l.id DESC LIMIT 1`,
+		kernel.WeekOf(apitest.Now)).Scan(&slug, &lid)
 	badge := func() string { return string(e.Do("GET", "/badges/"+slug+".svg", nil).Body) }
 	badgeBefore := badge()
 
@@ -451,8 +454,8 @@ func TestBrowserPeople(t *testing.T) {
 	if html, _ := chromedp.Run(ctx, chromedp.OuterHTML(chromedp.CSS("main"))); !strings.Contains(html, `href="/listings/`+slug+`"`) {
 		t.Errorf("weekly board page lacks %s", slug)
 	}
-	if after := badge(); after == badgeBefore {
-		t.Errorf("badge did not change after the vote")
+	if after := badge(); after == badgeBefore || !strings.Contains(after, fmt.Sprintf("#%d this week", rank)) {
+		t.Errorf("badge after the vote does not show place %d: %s", rank, after)
 	}
 
 	nav("/listings/" + slug)

@@ -16,6 +16,8 @@ import (
 
 	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 // pageNames are the templates under templates/, each rendered inside layout.html.
@@ -47,6 +49,7 @@ var funcs = template.FuncMap{
 	"drChart":    drChart,
 	"date":       humanDate,
 	"money":      money,
+	"count":      countOf,
 	"stars":      stars,
 	"metric":     metricText,
 	"keys":       sortedKeys[string],
@@ -137,6 +140,32 @@ func humanDate(v any) string {
 	return s
 }
 
+// numbers prints figures for people: thousands separated ("70,983").
+var numbers = message.NewPrinter(language.English)
+
+// countOf says how many of a thing, in the right number: "1 vote",
+// "2 votes", "1,204 followers" (one and other are English's two forms).
+// n may be any integer or a pointer to one (a week's votes).
+func countOf(n any, one, other string) string {
+	var v int64
+	switch x := n.(type) {
+	case int:
+		v = int64(x)
+	case int64:
+		v = x
+	case *int64:
+		if x != nil {
+			v = *x
+		}
+	case float64:
+		v = int64(x)
+	}
+	if v == 1 || v == -1 {
+		return numbers.Sprintf("%d %s", v, one)
+	}
+	return numbers.Sprintf("%d %s", v, other)
+}
+
 func money(cents any) string {
 	var c float64
 	switch v := cents.(type) {
@@ -149,7 +178,7 @@ func money(cents any) string {
 	default:
 		return fmt.Sprint(cents)
 	}
-	return fmt.Sprintf("$%.2f", c/100)
+	return numbers.Sprintf("$%.2f", c/100)
 }
 
 func stars(avg *float64) string {
@@ -170,8 +199,10 @@ func metricText(m db.BoardMetric) string {
 			s += " (verified)"
 		}
 		return s
-	case "votes", "votes_in_week":
-		return fmt.Sprintf("%d votes", m.Value)
+	case "votes":
+		return countOf(m.Value, "vote", "votes")
+	case "votes_in_week":
+		return countOf(m.Value, "vote", "votes") + " in the week"
 	case "domain_rating":
 		return fmt.Sprintf("DR %d", m.Value)
 	}

@@ -59,14 +59,15 @@ func TestWeekRankFollowsVotesBansMovesAndRelaunches(t *testing.T) {
 	}
 	check := func(when string, weeks ...string) {
 		t.Helper()
-		if n := scalar(`SELECT count(*) FROM listings l WHERE launch_week_votes !=
-			coalesce((SELECT votes FROM weekly_votes w WHERE w.week = l.launch_week AND w.listing_id = l.id), 0)`); n != "0" {
-			t.Fatalf("%s: %s listings' launch_week_votes differ from weekly_votes", when, n)
+		if n := scalar(`SELECT count(*) FROM launches n WHERE votes !=
+			coalesce((SELECT votes FROM weekly_votes w WHERE w.week = n.week AND w.listing_id = n.listing_id), 0)`); n != "0" {
+			t.Fatalf("%s: %s launches' counts differ from weekly_votes", when, n)
 		}
 		for _, week := range weeks {
 			rows, err := e.DB.W.Query(`SELECT l.slug FROM listings l LEFT JOIN weekly_votes w ON w.week = ?1 AND w.listing_id = l.id
-				WHERE l.launch_week = ?1 AND l.status IN ('live','scheduled')
-				ORDER BY l.status = 'scheduled', coalesce(w.votes,0) DESC, l.votes DESC, l.id`, week)
+				WHERE (l.launch_week = ?1 OR l.id IN (SELECT listing_id FROM launches WHERE week = ?1 AND relaunch = 1))
+				AND l.status IN ('live','scheduled')
+				ORDER BY coalesce(w.votes,0) DESC, l.id`, week)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -96,10 +97,11 @@ func TestWeekRankFollowsVotesBansMovesAndRelaunches(t *testing.T) {
 	// week voted this week keeps its place in its week (the vote counts for
 	// this week, which is not its launch week).
 	bottom := scalar(`SELECT l.slug FROM listings l LEFT JOIN weekly_votes w ON w.week = ?1 AND w.listing_id = l.id
-		WHERE l.launch_week = ?1 AND l.status = 'live' ORDER BY coalesce(w.votes,0), l.votes, l.id DESC LIMIT 1`, this)
+		WHERE l.launch_week = ?1 AND l.status = 'live' ORDER BY coalesce(w.votes,0), l.id DESC LIMIT 1`, this)
 	// One of demo@launchdir.local's listings of an earlier week (relaunched below).
 	owned, prev, _ := strings.Cut(scalar(`SELECT l.slug || ' ' || l.launch_week FROM listings l JOIN listing_owners o ON o.listing_id = l.id
-		JOIN users u ON u.id = o.user_id WHERE u.email = 'demo@launchdir.local' AND l.status = 'live' AND l.launch_week < ?1 AND l.launch_week_votes > 0
+		JOIN users u ON u.id = o.user_id WHERE u.email = 'demo@launchdir.local' AND l.status = 'live' AND l.launch_week < ?1
+		AND EXISTS (SELECT 1 FROM launches n WHERE n.listing_id = l.id AND n.week = l.launch_week AND n.votes > 0)
 		ORDER BY l.launch_week DESC, l.id LIMIT 1`, this), " ")
 	bottomAt, ownedAt := pos(this, bottom), pos(prev, owned)
 	for i := range 3 {
@@ -132,9 +134,9 @@ func TestWeekRankFollowsVotesBansMovesAndRelaunches(t *testing.T) {
 	}
 	check("after a move", from, to)
 
-	// A paid relaunch books the earlier week's listing into next week
-	// (scheduled until then): it leaves its week, and its count there
-	// stays behind (next week holds no votes for it yet).
+	// A paid relaunch books the earlier week's listing into next week as
+	// well: it stays live (its page answers), keeps its place in its first
+	// week and joins next week's list with no votes there yet.
 	const next = "2026-11-23"
 	key := e.APIKey("demo@launchdir.local")
 	id := scalar(`SELECT id FROM listings WHERE slug = ?`, owned)
@@ -150,12 +152,16 @@ func TestWeekRankFollowsVotesBansMovesAndRelaunches(t *testing.T) {
 	if r := b.post(strings.TrimPrefix(payURL, e.URL), url.Values{"action": {"succeed"}, "method": {"card"}}); r.status != 303 {
 		t.Fatalf("pay: %d %s", r.status, r.body)
 	}
-	if w := scalar(`SELECT status || ' ' || launch_week || ' ' || launch_week_votes FROM listings WHERE id = ?`, id); w != "scheduled "+next+" 0" {
-		t.Fatalf("relaunched listing: %q, want %q", w, "scheduled "+next+" 0")
+	if w := scalar(`SELECT status || ' ' || launch_week || ' ' || (SELECT group_concat(week || '/' || relaunch || '/' || votes, ' ')
+		FROM (SELECT * FROM launches WHERE listing_id = l.id ORDER BY week)) FROM listings l WHERE id = ?`, id); !strings.HasPrefix(w, "live "+prev+" "+prev+"/0/") || !strings.HasSuffix(w, " "+next+"/1/0") {
+		t.Fatalf("relaunched listing: %q, want live, first week %s kept and %s added", w, prev, next)
 	}
 	check("after a relaunch", this, prev, next)
-	if pos(prev, owned) != -1 || pos(next, owned) == -1 {
-		t.Fatalf("relaunched %s: still in %s, or not in %s", owned, prev, next)
+	if pos(prev, owned) != ownedAt || pos(next, owned) == -1 {
+		t.Fatalf("relaunched %s: at %d in %s (was %d), or not in %s", owned, pos(prev, owned), prev, ownedAt, next)
+	}
+	if r := e.Do("GET", "/api/v1/listings/"+owned, nil); r.Status != 200 {
+		t.Fatalf("relaunched listing's public page: %d", r.Status)
 	}
 }
 

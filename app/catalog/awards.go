@@ -4,11 +4,15 @@ import (
 	"context"
 	"database/sql"
 	"launchdir/app/kernel"
+	"launchdir/db"
 )
 
-// AwardWeeks gives Launch of the Week awards (#1-#3 by counted weekly
-// votes, ties to the older listing) for every finished week since the
-// first award-less one, up to 8 weeks back. Idempotent; runs hourly.
+// AwardWeeks gives Launch of the Week awards for every finished week since
+// the first award-less one, up to 8 weeks back: #1-#3 are the first three
+// of that week's ranking (db.WeekRankFrom: listings launched or relaunched
+// that week, by their votes in it, ties to the older listing) with at least
+// one vote, so a listing can win only in a week it launched in. Idempotent;
+// runs hourly.
 func (a *Service) AwardWeeks(ctx context.Context) error {
 	this := kernel.Monday(a.Now())
 	return a.DB.Tx(ctx, func(tx *sql.Tx) error {
@@ -22,9 +26,8 @@ func (a *Service) AwardWeeks(ctx context.Context) error {
 				continue
 			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO awards(week, rank, listing_id, votes)
-				SELECT ?1, row_number() OVER (ORDER BY w.votes DESC, w.listing_id), w.listing_id, w.votes
-				FROM weekly_votes w JOIN listings l ON l.id = w.listing_id
-				WHERE w.week = ?1 AND w.votes > 0 AND l.status = 'live' ORDER BY w.votes DESC, w.listing_id LIMIT 3`, week); err != nil {
+				SELECT ?1, row_number() OVER (`+db.WeekRankOrder+`), n.listing_id, n.votes`+db.WeekRankFrom+`
+				AND n.votes > 0`+db.WeekRankOrder+` LIMIT 3`, week); err != nil {
 				return err
 			}
 		}

@@ -100,7 +100,7 @@ func (a *Service) BadgeSVG(ctx context.Context, slug, shape, mode, size string) 
 		return "", err
 	}
 	metric := fmt.Sprintf("▲ %d votes", l.Votes)
-	if rank, ok := a.weeklyRank(ctx, l.ID, l.LaunchWeek); ok {
+	if rank, ok := a.weeklyRank(ctx, l.ID); ok {
 		metric = fmt.Sprintf("#%d this week", rank)
 	}
 	if l.Status != "live" {
@@ -110,15 +110,11 @@ func (a *Service) BadgeSVG(ctx context.Context, slug, shape, mode, size string) 
 	return renderBadge(shape, mode, d, strings.ToUpper(a.Cfg.SiteName), metric, l.Name), nil
 }
 
-func (a *Service) weeklyRank(ctx context.Context, id int64, week string) (int, bool) {
-	if week != kernel.WeekOf(a.Now()) {
-		return 0, false
-	}
-	var rank int
-	err := a.DB.R.QueryRowContext(ctx, `SELECT 1 + count(*) FROM weekly_votes w JOIN listings l ON l.id = w.listing_id
-		WHERE w.week = ?1 AND l.launch_week = ?1 AND l.status = 'live'
-		AND w.votes > coalesce((SELECT votes FROM weekly_votes WHERE week = ?1 AND listing_id = ?2), 0)`, week, id).Scan(&rank)
-	return rank, err == nil
+// weeklyRank is the listing's place in this week's ranking (the week list's
+// order: db.WeekRankFrom), when it launches or relaunches this week.
+func (a *Service) weeklyRank(ctx context.Context, id int64) (int, bool) {
+	rank, _, ok, err := a.DB.WeekRank(ctx, id, kernel.WeekOf(a.Now()))
+	return rank, ok && err == nil
 }
 
 func renderBadge(shape, mode string, d dims, site, metric, name string) string {

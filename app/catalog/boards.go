@@ -14,7 +14,7 @@ var boardNames = []string{"community-weekly", "community-all-time", "billboard",
 // response says what each one ranks by and who provides the figures.
 var boardInfo = map[string]Leaderboard{
 	"community-weekly": {Title: "Community votes this week", Metric: "votes_in_week",
-		Source: "Votes cast by people on the site during the week (Monday to Sunday, UTC)."},
+		Source: "The week's launches ranked by the votes cast by people on the site during their launch week (Monday to Sunday, UTC); ties go to the older listing."},
 	"community-all-time": {Title: "Community votes, all time", Metric: "votes",
 		Source: "All votes cast by people on the site."},
 	"billboard": {Title: "Billboard", Metric: "contributed_cents", Paid: true,
@@ -52,10 +52,11 @@ func (a *Service) getLeaderboard(ctx context.Context, in *ops.Input) (any, error
 			return nil, err
 		}
 		out.Week = week
-		value = "m.votes"
-		q = ` JOIN weekly_votes m ON m.listing_id = l.id WHERE m.week = ?1 AND l.status = 'live' AND m.votes > 0
-			ORDER BY m.votes DESC, l.id LIMIT ?2 OFFSET ?3`
-		count = `SELECT 1 FROM weekly_votes w JOIN listings l ON l.id = w.listing_id WHERE w.week = ?1 AND l.status = 'live' AND w.votes > 0`
+		// The week's ranking (db.WeekRankFrom), its launches with votes:
+		// the same places as the week list and the badge.
+		value, from = "n.votes", ` FROM launches n JOIN listings l ON l.id = n.listing_id LEFT JOIN categories c ON c.id = l.primary_category_id `
+		q = ` WHERE n.week = ?1 AND l.status IN ('live','scheduled') AND n.votes > 0` + db.WeekRankOrder + ` LIMIT ?2 OFFSET ?3`
+		count = `SELECT 1` + db.WeekRankFrom + ` AND n.votes > 0`
 		args = []any{week}
 	case "community-all-time":
 		value = "l.votes"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"sort"
 	"time"
 
 	"launchdir/app/kernel"
@@ -18,8 +19,10 @@ import (
 //	                 the booked week; a live free listing is upgraded in place
 //	featured         featured_slots row for the booked week
 //	launch_bundle    launch in the booked week + featured that week + ai_review task
-//	extra_categories listing_categories rows (is_primary 0), at most 3 extra
-//	relaunch         launch_week = booked week, status scheduled (live once it starts)
+//	extra_categories listing_categories rows (is_primary 0) through
+//	                 kernel.ApplyCategories: paid listings only, at most 3 extra
+//	relaunch         a launches row for the booked week; the listing stays live
+//	                 and keeps its first launch week (and that week's place)
 //	billboard_min    billboard_contributions row, listings.billboard_cents += amount
 //	trophy_cabinet   story/milestones/media unlocked
 //	ai_review, done_for_you, trophy_plaque and any other product: a team_tasks row
@@ -57,6 +60,11 @@ func (a *Service) applyEffects(ctx context.Context, tx *sql.Tx, orderID int64) e
 	}
 	now := a.Now().UTC()
 	e := effects{a: a, ctx: ctx, tx: tx, orderID: orderID, now: now.Format(time.RFC3339), thisWeek: kernel.WeekOf(now)}
+	// Launches first: extra categories need the paid plan a launch in the
+	// same order gives.
+	sort.SliceStable(lines, func(i, j int) bool {
+		return lines[i].Product != "extra_categories" && lines[j].Product == "extra_categories"
+	})
 	recount := false
 	for _, l := range lines {
 		lid := l.ListingID.Int64
@@ -137,35 +145,47 @@ func (e *effects) launch(listing int64, week string) error {
 	}
 }
 
-// relaunch books a new launch week; the listing returns to that week's board.
+// relaunch adds a launch week: the listing stays live (its page and the API
+// keep answering) and joins that week's ranking with its votes of that week,
+// while its earlier weeks keep their places (and awards).
 func (e *effects) relaunch(listing int64, week string) error {
-	if week <= e.thisWeek {
-		return e.exec(`UPDATE listings SET status = 'live', launch_week = ?, launched_at = ?, updated_at = ? WHERE id = ?`, e.thisWeek, e.now, e.now, listing)
+	if week < e.thisWeek {
+		week = e.thisWeek
 	}
-	return e.exec(`UPDATE listings SET status = 'scheduled', launch_week = ?, updated_at = ? WHERE id = ?`, week, e.now, listing)
+	if err := e.exec(`INSERT INTO launches(week, listing_id, votes, relaunch) VALUES(?1, ?2,
+		coalesce((SELECT votes FROM weekly_votes WHERE week = ?1 AND listing_id = ?2), 0), 1)
+		ON CONFLICT(week, listing_id) DO UPDATE SET relaunch = 1`, week, listing); err != nil {
+		return err
+	}
+	return e.exec(`UPDATE listings SET updated_at = ? WHERE id = ?`, e.now, listing)
 }
 
 func (e *effects) featured(listing int64, week string) error {
 	return e.exec(`INSERT OR IGNORE INTO featured_slots(listing_id, week, order_id) VALUES(?,?,?)`, listing, week, e.orderID)
 }
 
+// extraCategories adds the bought categories through the one category rule
+// (kernel.ApplyCategories); the quote refused what the rule would drop, so
+// a note here means the listing changed between quote and payment: it is
+// logged for the site team.
 func (e *effects) extraCategories(listing int64, slugs []string) error {
+	var ids []int64
 	for _, slug := range slugs {
-		var extras int
-		if err := e.tx.QueryRowContext(e.ctx, `SELECT count(*) FROM listing_categories lc JOIN listings l ON l.id = lc.listing_id
-			WHERE lc.listing_id = ? AND lc.is_primary = 0 AND lc.category_id IS NOT l.primary_category_id`, listing).Scan(&extras); err != nil {
+		var id int64
+		err := e.tx.QueryRowContext(e.ctx, `SELECT id FROM categories WHERE slug = ?`, slug).Scan(&id)
+		if db.IsNoRows(err) {
+			continue // removed since the order was placed
+		}
+		if err != nil {
 			return err
 		}
-		if extras >= maxExtraCategories {
-			e.a.Log.Warn("extra category over the limit skipped", "listing", listing, "category", slug, "order", e.orderID)
-			continue
-		}
-		if err := e.exec(`INSERT OR IGNORE INTO listing_categories(listing_id, category_id, is_primary)
-			SELECT ?, id, 0 FROM categories WHERE slug = ?`, listing, slug); err != nil {
-			return err
-		}
+		ids = append(ids, id)
 	}
-	return nil
+	notes, err := kernel.ApplyCategories(e.ctx, e.tx, listing, kernel.CategoryChange{Extras: ids, Why: "the order"})
+	for _, n := range notes {
+		e.a.Log.Warn("extra categories not added", "listing", listing, "order", e.orderID, "note", n)
+	}
+	return err
 }
 
 func (e *effects) billboard(listing, amount int64) error {

@@ -61,6 +61,11 @@ func (a *Service) Operations() []*ops.Operation {
 			Summary:     "One of your orders and its status",
 			Description: "Status is pending, paid, failed, expired, canceled or refunded; lines, totals, VAT and, while pending, checkout_url.",
 			Params:      []ops.Param{kernel.PathParam("number", orderNumberSchema)}, Handler: a.getOrder},
+		{ID: "cancel_order", Output: ops.Out[Order](), Method: "POST", Path: "/me/orders/:number/cancel", Toolset: "orders", Scope: ops.ScopeOrdersWrite,
+			Idem: true, Destructive: true,
+			Summary:     "Cancel one of your unpaid orders",
+			Description: "A pending order becomes canceled: its checkout link stops working and the weeks and slots it held are free again. A paid, failed, expired or canceled order is refused with its status.",
+			Params:      []ops.Param{kernel.PathParam("number", orderNumberSchema)}, Handler: a.cancelOrder},
 	}
 }
 
@@ -226,6 +231,28 @@ func (a *Service) listMyOrders(ctx context.Context, in *ops.Input) (any, error) 
 		items[i] = o.publicView()
 	}
 	return kernel.NewPage(in, items, total), nil
+}
+
+func (a *Service) cancelOrder(ctx context.Context, in *ops.Input) (any, error) {
+	number := in.Str("number")
+	o, err := loadOrder(ctx, a.DB.R, `WHERE o.number = ? AND o.user_id = ?`, number, in.UserID())
+	if err != nil {
+		return nil, kernel.NotFound(err, fmt.Sprintf("order %s", number))
+	}
+	changed, err := a.setPendingStatus(ctx, number, "canceled", "canceled by you")
+	if err != nil {
+		return nil, err
+	}
+	if !changed {
+		if o, err = loadOrder(ctx, a.DB.W, `WHERE o.number = ? AND o.user_id = ?`, number, in.UserID()); err != nil {
+			return nil, err
+		}
+		return nil, ops.Invalid("number", "order %s is %s; only an unpaid (pending) order can be canceled", number, o.Status)
+	}
+	if o, err = loadOrder(ctx, a.DB.W, `WHERE o.number = ? AND o.user_id = ?`, number, in.UserID()); err != nil {
+		return nil, err
+	}
+	return o.publicView(), nil
 }
 
 func (a *Service) getOrder(ctx context.Context, in *ops.Input) (any, error) {

@@ -101,6 +101,44 @@ type listingInfo struct {
 	Extras     int            // non-primary categories
 }
 
+// launchesIn says whether the order's items launch the listing (a launch
+// makes it paid before its extra categories apply: see applyEffects).
+func launchesIn(items []OrderItem, listingID int64) bool {
+	for _, it := range items {
+		if it.ListingID == listingID && (it.Product == "launch" || it.Product == "launch_bundle") {
+			return true
+		}
+	}
+	return false
+}
+
+func planName(plan string) string {
+	if plan == "none" || plan == "" {
+		return "no"
+	}
+	return plan
+}
+
+// mayRelaunch: moving a listing's launch is the listing owner's decision
+// (role owner, or claimed through a verified claim); a co-founder added by
+// an invite is refused with 403 (contract section 5: signed in but not
+// permitted).
+func (a *Service) mayRelaunch(ctx context.Context, q kernel.Querier, userID int64, it OrderItem, i int) error {
+	if it.Product != "relaunch" {
+		return nil
+	}
+	var role string
+	if err := q.QueryRowContext(ctx, `SELECT role FROM listing_owners WHERE listing_id = ? AND user_id = ?`, it.ListingID, userID).Scan(&role); err != nil {
+		return err
+	}
+	if role == "owner" || role == "claimed" {
+		return nil
+	}
+	f := fmt.Sprintf("items[%d].product", i)
+	return &ops.Error{Code: ops.CodeForbidden, Detail: f + ": only the listing's owner can book a relaunch; you are a co-founder on it",
+		Fields: []ops.FieldError{kernel.FieldErr(f, "only the listing's owner can book a relaunch")}}
+}
+
 func loadListingInfo(ctx context.Context, q kernel.RowsQuerier, id int64) (*listingInfo, error) {
 	l := &listingInfo{ID: id, Cats: map[int64]bool{}}
 	if err := q.QueryRowContext(ctx, `SELECT name, status, plan, primary_category_id FROM listings WHERE id = ?`, id).
@@ -157,6 +195,9 @@ func (a *Service) priceOrder(ctx context.Context, q kernel.RowsQuerier, userID i
 					return nil, &ops.Error{Code: ops.CodeNotFound, Detail: f + ": no listing of yours has this id",
 						Fields: []ops.FieldError{kernel.FieldErr(f, "no listing of yours has this id")}}
 				}
+				return nil, err
+			}
+			if err := a.mayRelaunch(ctx, q, userID, it, i); err != nil {
 				return nil, err
 			}
 		}
@@ -357,6 +398,10 @@ func (a *Service) priceOrder(ctx context.Context, q kernel.RowsQuerier, userID i
 					}
 					newCats[li.ID][cid] = i
 				}
+			}
+			if li != nil && li.Plan != "paid" && !launchesIn(req.Items, li.ID) {
+				bad(".product", "extra categories are for paid listings (this one is on the %s plan): add launch for listing %d to this order, or buy it first",
+					planName(li.Plan), li.ID)
 			}
 			if li != nil && len(cats) > 0 {
 				if total := li.Extras + len(newCats[li.ID]); total > maxExtraCategories {

@@ -66,7 +66,7 @@ func poolUsers(pool string) []string {
 }
 
 // maxExtraCategories is how many categories besides the primary a listing may have.
-const maxExtraCategories = 3
+const maxExtraCategories = kernel.MaxExtraCategories
 
 // Order item limits (spec section 8).
 const (

@@ -157,11 +157,19 @@ func (a *Service) submitDraft(ctx context.Context, in *ops.Input) (any, error) {
 		if err != nil {
 			return err
 		}
-		if r.status != draftReady {
+		if r.status != draftReady && r.status != draftFailed {
 			return ops.Invalid("id", "the draft is %s; submit it once its status is ready", r.status)
 		}
 		if name, _ := r.data.Fields["name"].Value.(string); name == "" {
 			return ops.Invalid("fields.name", "the draft needs a name before it can be submitted")
+		}
+		if r.status == draftFailed {
+			// The site could not be read: the founder filled the profile in
+			// by hand (every value manual, no evidence); it is theirs now.
+			r.status = draftReady
+			if err := a.saveDraft(ctx, tx, r); err != nil {
+				return err
+			}
 		}
 		if !r.listingID.Valid {
 			id, err := a.createListingFromDraft(ctx, tx, r)
@@ -175,6 +183,30 @@ func (a *Service) submitDraft(ctx context.Context, in *ops.Input) (any, error) {
 		}
 		out = SubmittedDraft{ListingID: r.listingID.Int64, Status: "draft", Draft: *a.view(ctx, r),
 			Next: "Publish with choose_free_listing or create_checkout (product launch). Later edits to the draft update this listing."}
+		return nil
+	})
+	return out, err
+}
+
+func (a *Service) deleteDraft(ctx context.Context, in *ops.Input) (any, error) {
+	var out DeletedDraft
+	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
+		r, err := a.access(ctx, tx, in.Principal, in.Str("id"))
+		if err != nil {
+			return err
+		}
+		if r.owner != in.UserID() {
+			return &ops.Error{Code: ops.CodeForbidden, Detail: "only the person who started the draft can delete it; you were invited to it"}
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM drafts WHERE id = ?`, r.id); err != nil {
+			return err
+		}
+		out = DeletedDraft{Deleted: true, ID: r.id, URL: r.url, Note: "The draft is deleted."}
+		if r.listingID.Valid {
+			id := r.listingID.Int64
+			out.ListingID = &id
+			out.Note = fmt.Sprintf("The draft is deleted; listing %d submitted from it stays yours (edit it under your listings).", id)
+		}
 		return nil
 	})
 	return out, err

@@ -108,6 +108,9 @@ type draftData struct {
 	// RobotsDisallowed are the planned pages robots.txt did not allow
 	// (the founder's draft page shows them).
 	RobotsDisallowed []string `json:"robots_disallowed,omitempty"`
+	// warnings say what the last submit or sync did not keep and why
+	// (categories over the contract's rule); shown in that response only.
+	warnings []string
 }
 
 func newDraftData() *draftData {
@@ -144,6 +147,7 @@ type Draft struct {
 	CreatedAt      string            `json:"created_at"`
 	UpdatedAt      string            `json:"updated_at"`
 	Poll           string            `json:"poll,omitempty"`
+	Warnings       []string          `json:"warnings,omitempty" doc:"What this submit or update did not keep on the listing and why (e.g. categories beyond what the plan allows)."`
 }
 
 // draftRow is a loaded draft.
@@ -228,7 +232,8 @@ func (a *Service) view(ctx context.Context, r *draftRow) *Draft {
 	d := r.data
 	v := &Draft{ID: r.id, URL: r.url, Status: r.status, Fields: apiFields(d.Fields), FAQs: d.FAQs, Founders: d.Founders,
 		CompanySocials: d.CompanySocials, FounderSocials: map[string]string{}, Story: d.Story, Milestones: d.Milestones,
-		CompetitorURL: d.CompetitorURL, SEO: d.SEO, CreatedAt: r.createdAt, UpdatedAt: r.updatedAt, PagesRead: []string{}, Invites: []string{}}
+		CompetitorURL: d.CompetitorURL, SEO: d.SEO, CreatedAt: r.createdAt, UpdatedAt: r.updatedAt, PagesRead: []string{}, Invites: []string{},
+		Warnings: d.warnings}
 	if len(d.Founders) > 0 && d.Founders[0].Socials != nil {
 		v.FounderSocials = d.Founders[0].Socials
 	}

@@ -3,8 +3,10 @@ package drafting
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,30 +15,39 @@ import (
 	"launchdir/app/kernel"
 	"launchdir/app/owning"
 	"launchdir/db"
+
+	"github.com/gosimple/slug"
 )
 
-// Slugify makes a URL slug (^[a-z0-9][a-z0-9-]{0,219}$) from a name.
+// Slugify makes a URL slug (^[a-z0-9][a-z0-9-]{0,219}$) from a name:
+// letters of the Latin, Greek and Cyrillic alphabets are transliterated by
+// gosimple/slug (ü → u, ø → o, ß → ss, Я → ia), letters of other scripts
+// (Japanese, Arabic, …), which have no one romanisation, are left out. A
+// name with nothing left gives "": the caller falls back (SlugFor).
 func Slugify(name string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(name) {
-		switch {
-		case r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
-			b.WriteRune(r)
-			dash = false
-		case !dash && b.Len() > 0:
-			b.WriteByte('-')
-			dash = true
+	kept := strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) && !unicode.In(r, unicode.Latin, unicode.Greek, unicode.Cyrillic) {
+			return ' '
 		}
-	}
-	s := strings.Trim(b.String(), "-")
+		return r
+	}, name)
+	s := slug.Make(kept)
 	if len(s) > 200 {
 		s = strings.Trim(s[:200], "-")
 	}
-	if s == "" {
-		s = "listing"
-	}
 	return s
+}
+
+// SlugFor is the slug of a listing named name at domain: the name's slug,
+// else the domain's ("nihongo.example" → nihongo-example), else "listing".
+func SlugFor(name, domain string) string {
+	if s := Slugify(name); s != "" {
+		return s
+	}
+	if s := Slugify(strings.ReplaceAll(domain, ".", " ")); s != "" {
+		return s
+	}
+	return "listing"
 }
 
 // uniqueSlug appends -2, -3, ... until the slug is free in table.
@@ -66,7 +77,7 @@ func domainOf(raw string) string {
 // createListingFromDraft inserts the owner's unpublished listing.
 func (a *Service) createListingFromDraft(ctx context.Context, tx *sql.Tx, r *draftRow) (int64, error) {
 	name, _ := r.data.Fields["name"].Value.(string)
-	slug, err := uniqueSlug(ctx, tx, "listings", Slugify(name))
+	slug, err := uniqueSlug(ctx, tx, "listings", SlugFor(name, domainOf(r.url)))
 	if err != nil {
 		return 0, err
 	}
@@ -98,7 +109,13 @@ func (a *Service) createListingFromDraft(ctx context.Context, tx *sql.Tx, r *dra
 type syncScope struct {
 	all    bool
 	fields map[string]bool
-	parts  map[string]bool // faqs, founders, company_socials, story, milestones, seo
+	parts  map[string]bool     // faqs, founders, company_socials, story, milestones, seo
+	keys   map[string][]string // story, seo: the names sent (PATCH: only these change)
+}
+
+// sent says whether the sync copies key of an object section (story, seo).
+func (s syncScope) sent(part, key string) bool {
+	return s.all || (s.parts[part] && slices.Contains(s.keys[part], key))
 }
 
 var syncAll = syncScope{all: true}
@@ -182,8 +199,11 @@ func (a *Service) syncListing(ctx context.Context, tx *sql.Tx, r *draftRow, user
 	if scope.part("company_socials") {
 		sets, args = append(sets, "socials = ?"), append(args, db.EncodeJSON(d.CompanySocials))
 	}
-	if scope.part("seo") {
-		sets, args = append(sets, "seo_title = ?", "seo_description = ?"), append(args, d.SEO["title"], d.SEO["meta"])
+	if scope.sent("seo", "title") {
+		sets, args = append(sets, "seo_title = ?"), append(args, d.SEO["title"])
+	}
+	if scope.sent("seo", "meta") {
+		sets, args = append(sets, "seo_description = ?"), append(args, d.SEO["meta"])
 	}
 	if _, err := tx.ExecContext(ctx, "UPDATE listings SET "+strings.Join(sets, ", ")+" WHERE id = ?", append(args, id)...); err != nil {
 		return err
@@ -193,13 +213,18 @@ func (a *Service) syncListing(ctx context.Context, tx *sql.Tx, r *draftRow, user
 		step func(context.Context, *sql.Tx, int64, *draftData) error
 	}{
 		{scope.field("categories"), a.syncCategories}, {scope.part("founders"), a.syncFounders},
-		{scope.part("faqs"), syncFAQs}, {scope.part("story"), a.syncStory}, {scope.part("milestones"), a.syncMilestones},
+		{scope.part("faqs"), syncFAQs}, {scope.part("milestones"), a.syncMilestones},
 	}
 	for _, st := range steps {
 		if !st.on {
 			continue
 		}
 		if err := st.step(ctx, tx, id, d); err != nil {
+			return err
+		}
+	}
+	if scope.part("story") {
+		if err := a.syncStory(ctx, tx, id, d, scope); err != nil {
 			return err
 		}
 	}
@@ -218,53 +243,48 @@ func clip(s string, n int) string {
 	return string(r[:n])
 }
 
-// syncCategories sets the primary category from the draft's first
-// category. Extra categories are bought (extra_categories) and never
-// touched here.
+// syncCategories applies the draft's categories through the one category
+// rule (kernel.ApplyCategories): the first is the primary, the others are
+// added only as far as the listing's plan allows; what is not kept is said
+// in the draft's warnings.
 func (a *Service) syncCategories(ctx context.Context, tx *sql.Tx, id int64, d *draftData) error {
 	names := fieldList(d, "categories")
 	if len(names) == 0 {
 		return nil // the listing keeps its primary category
 	}
-	var cid int64
-	err := tx.QueryRowContext(ctx, `SELECT id FROM categories WHERE name = ? COLLATE NOCASE`, names[0]).Scan(&cid)
-	if db.IsNoRows(err) {
-		return nil // a category removed since the draft was written
-	}
-	if err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM listing_categories WHERE listing_id = ? AND is_primary = 1`, id); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO listing_categories(listing_id, category_id, is_primary) VALUES(?,?,1)
-		ON CONFLICT(listing_id, category_id) DO UPDATE SET is_primary = 1`, id, cid); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE listings SET primary_category_id = ? WHERE id = ?`, cid, id); err != nil {
-		return err
-	}
-	return db.RecountCategories(ctx, tx)
-}
-
-// syncFounders replaces the listing's founders, reusing founder rows
-// previously linked under the same name so profile pages keep their slugs.
-func (a *Service) syncFounders(ctx context.Context, tx *sql.Tx, id int64, d *draftData) error {
-	old := map[string]int64{}
-	rows, err := tx.QueryContext(ctx, `SELECT f.id, f.name FROM founders f JOIN listing_founders lf ON lf.founder_id = f.id WHERE lf.listing_id = ?`, id)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var fid int64
-		var name string
-		if err := rows.Scan(&fid, &name); err != nil {
-			rows.Close()
+	var ids []int64
+	var unknown []string
+	for _, n := range names {
+		var cid int64
+		err := tx.QueryRowContext(ctx, `SELECT id FROM categories WHERE name = ? COLLATE NOCASE`, n).Scan(&cid)
+		if db.IsNoRows(err) {
+			unknown = append(unknown, n) // a category removed since the draft was written
+			continue
+		}
+		if err != nil {
 			return err
 		}
-		old[strings.ToLower(name)] = fid
+		ids = append(ids, cid)
 	}
-	rows.Close()
+	if len(unknown) > 0 {
+		d.warnings = append(d.warnings, "Not added: "+strings.Join(unknown, ", ")+" (no longer a category of this directory).")
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	notes, err := kernel.ApplyCategories(ctx, tx, id, kernel.CategoryChange{Primary: ids[0], Extras: ids[1:], Why: "the draft"})
+	d.warnings = append(d.warnings, notes...)
+	return err
+}
+
+// syncFounders replaces the listing's founders. Each draft founder is
+// matched to a founder profile by identity (matchFounder), so one person
+// keeps one profile page whatever the spelling of their name.
+func (a *Service) syncFounders(ctx context.Context, tx *sql.Tx, id int64, d *draftData) error {
+	linked, err := db.Column[int64](ctx, tx, `SELECT founder_id FROM listing_founders WHERE listing_id = ?`, id)
+	if err != nil {
+		return err
+	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM listing_founders WHERE listing_id = ?`, id); err != nil {
 		return err
 	}
@@ -272,8 +292,11 @@ func (a *Service) syncFounders(ctx context.Context, tx *sql.Tx, id int64, d *dra
 		if strings.TrimSpace(f.Name) == "" {
 			continue
 		}
-		fid, err := a.upsertFounder(ctx, tx, old[strings.ToLower(f.Name)], f)
+		fid, own, err := a.matchFounder(ctx, tx, id, linked, f)
 		if err != nil {
+			return err
+		}
+		if fid, err = a.upsertFounder(ctx, tx, fid, own, f); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO listing_founders(listing_id, founder_id, position) VALUES(?,?,?)`, id, fid, i); err != nil {
@@ -283,13 +306,113 @@ func (a *Service) syncFounders(ctx context.Context, tx *sql.Tx, id int64, d *dra
 	return nil
 }
 
-func (a *Service) upsertFounder(ctx context.Context, tx *sql.Tx, fid int64, f DraftFounder) (int64, error) {
-	if fid != 0 {
+// matchFounder finds the profile of a draft founder, by identity rather
+// than by the exact name: (1) a founder already on this listing whose name
+// is the same once transliterated ("Inês" is "Ines"); (2) a profile under
+// the same transliterated name sharing one of their social links (the same
+// LinkedIn or GitHub page is the same person); (3) the profile of one of
+// the listing's owners under the same transliterated name. own says the profile is this listing's (its
+// values may be replaced, not only completed). 0: a new person.
+func (a *Service) matchFounder(ctx context.Context, tx *sql.Tx, listingID int64, linked []int64, f DraftFounder) (int64, bool, error) {
+	key := Slugify(f.Name)
+	for _, fid := range linked {
+		var name string
+		if err := tx.QueryRowContext(ctx, `SELECT name FROM founders WHERE id = ?`, fid).Scan(&name); err != nil {
+			return 0, false, err
+		}
+		if key != "" && Slugify(name) == key || strings.EqualFold(name, f.Name) {
+			return fid, true, nil
+		}
+	}
+	if fid, err := sameLinks(ctx, tx, key, f.Socials); fid != 0 || err != nil {
+		return fid, false, err
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT f.id, f.name FROM founders f JOIN listing_owners o ON o.user_id = f.user_id
+		WHERE o.listing_id = ? ORDER BY f.id`, listingID)
+	if err != nil {
+		return 0, false, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var fid int64
+		var name string
+		if err := rows.Scan(&fid, &name); err != nil {
+			return 0, false, err
+		}
+		if key != "" && Slugify(name) == key {
+			return fid, false, nil
+		}
+	}
+	return 0, false, rows.Err()
+}
+
+// sameLinks finds a profile under the same transliterated name (its slug,
+// or the slug with a -N suffix: one index range) sharing a social link
+// with socials. Reading only those keeps the match cheap at any size.
+func sameLinks(ctx context.Context, tx *sql.Tx, key string, socials map[string]string) (int64, error) {
+	if key == "" || len(socials) == 0 {
+		return 0, nil
+	}
+	want := map[string]bool{}
+	for _, link := range socials {
+		if k := socialKey(link); k != "" {
+			want[k] = true
+		}
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT id, socials FROM founders WHERE slug = ?1 OR slug GLOB ?1 || '-[0-9]*' ORDER BY id LIMIT 50`, key)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var fid int64
+		var raw string
+		if err := rows.Scan(&fid, &raw); err != nil {
+			return 0, err
+		}
+		var links map[string]string
+		_ = json.Unmarshal([]byte(raw), &links) // a malformed row shares nothing
+		for _, link := range links {
+			if want[socialKey(link)] {
+				return fid, nil
+			}
+		}
+	}
+	return 0, rows.Err()
+}
+
+// socialKey is a social link without scheme, "www." and trailing slash,
+// lowercased: two spellings of one profile address compare equal.
+func socialKey(link string) string {
+	s := strings.ToLower(strings.TrimSpace(link))
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "https://"), "http://")
+	s = strings.TrimSuffix(strings.TrimPrefix(s, "www."), "/")
+	if !strings.Contains(s, "/") {
+		return "" // a bare domain names a site, not a person
+	}
+	return s
+}
+
+// upsertFounder writes a founder profile. This listing's own founder takes
+// the draft's values; a profile matched from elsewhere (the same person on
+// another listing) is completed, never emptied: empty values and links the
+// draft lacks are kept.
+func (a *Service) upsertFounder(ctx context.Context, tx *sql.Tx, fid int64, own bool, f DraftFounder) (int64, error) {
+	if fid != 0 && own {
 		_, err := tx.ExecContext(ctx, `UPDATE founders SET name = ?, title = ?, bio = ?, socials = ? WHERE id = ?`,
 			f.Name, f.Title, f.Bio, db.EncodeJSON(f.Socials), fid)
 		return fid, err
 	}
-	slug, err := uniqueSlug(ctx, tx, "founders", Slugify(f.Name))
+	if fid != 0 {
+		_, err := tx.ExecContext(ctx, `UPDATE founders SET title = coalesce(nullif(?, ''), title), bio = coalesce(nullif(?, ''), bio),
+			socials = json_patch(CASE WHEN json_valid(socials) THEN socials ELSE '{}' END, ?) WHERE id = ?`, f.Title, f.Bio, db.EncodeJSON(f.Socials), fid)
+		return fid, err
+	}
+	base := Slugify(f.Name)
+	if base == "" {
+		base = "founder"
+	}
+	slug, err := uniqueSlug(ctx, tx, "founders", base)
 	if err != nil {
 		return 0, err
 	}
@@ -309,22 +432,43 @@ func syncFAQs(ctx context.Context, tx *sql.Tx, id int64, d *draftData) error {
 	return owning.ReplaceFAQs(ctx, tx, id, faqs)
 }
 
-func (a *Service) syncStory(ctx context.Context, tx *sql.Tx, id int64, d *draftData) error {
-	empty := true
-	for _, v := range d.Story {
-		empty = empty && strings.TrimSpace(v) == ""
+// storyColumns are the story sections, as the draft and the stories table
+// name them.
+var storyColumns = []string{"title", "story", "why_started", "problem", "journey", "challenges", "achievements", "lessons", "whats_next"}
+
+// syncStory copies the story sections in scope onto the listing's story
+// (submit: all of them; update_draft: the sections it sent), leaving the
+// others as they are, however they were last written.
+func (a *Service) syncStory(ctx context.Context, tx *sql.Tx, id int64, d *draftData, scope syncScope) error {
+	var cols []string
+	var vals []any
+	for _, c := range storyColumns {
+		if scope.sent("story", c) {
+			v := d.Story[c]
+			if c == "title" {
+				v = clip(v, 200)
+			}
+			cols, vals = append(cols, c), append(vals, v)
+		}
 	}
-	if empty {
+	if len(cols) == 0 {
 		return nil
 	}
-	s := d.Story
-	_, err := tx.ExecContext(ctx, `INSERT INTO stories(listing_id, title, story, why_started, problem, journey, challenges,
-		achievements, lessons, whats_next, updated_at) VALUES(?,?,?,?,?,?,?,?,?,?,?)
-		ON CONFLICT(listing_id) DO UPDATE SET title=excluded.title, story=excluded.story, why_started=excluded.why_started,
-		problem=excluded.problem, journey=excluded.journey, challenges=excluded.challenges, achievements=excluded.achievements,
-		lessons=excluded.lessons, whats_next=excluded.whats_next, updated_at=excluded.updated_at`,
-		id, clip(s["title"], 200), s["story"], s["why_started"], s["problem"], s["journey"], s["challenges"], s["achievements"],
-		s["lessons"], s["whats_next"], a.Now().UTC().Format(time.RFC3339))
+	if scope.all {
+		empty := true
+		for _, v := range vals {
+			empty = empty && strings.TrimSpace(v.(string)) == ""
+		}
+		if empty {
+			return nil
+		}
+	}
+	now := a.Now().UTC().Format(time.RFC3339)
+	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO stories(listing_id, updated_at) VALUES(?, ?)`, id, now); err != nil {
+		return err
+	}
+	set := strings.Join(cols, " = ?, ") + " = ?, updated_at = ?"
+	_, err := tx.ExecContext(ctx, `UPDATE stories SET `+set+` WHERE listing_id = ?`, append(vals, now, id)...)
 	return err
 }
 

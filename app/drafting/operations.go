@@ -68,7 +68,7 @@ func (a *Service) Operations() []*ops.Operation {
 			Params:      []ops.Param{draftID}, Handler: a.getDraft},
 		{ID: "update_draft", Output: ops.Out[Draft](), Destructive: true, Method: "PATCH", Path: "/drafts/:id", Toolset: "drafts", Scope: ops.ScopeListingsWrite, Idem: true,
 			Summary: "Edit a draft; after submission also updates its listing",
-			Description: "All optional. fields: profile fields (null removes; typed values become edited or manual). lock_fields: keep values from AI changes (override). regenerate: up to 5 fields redrafted from the stored pages (asynchronous; status drafting until done; locked fields untouched). restore: back to the AI value (this also unlocks the field). faqs (max 5, replaces), founders (max 6, first is primary, replaces), company_socials / founder_socials (14 platform keys), story, milestones (max 50, replaces), competitor_url (empty clears), seo {title max 70, meta max 170}. Field names: " +
+			Description: "All optional. fields: profile fields (null removes; typed values become edited or manual). lock_fields: keep values from AI changes (override). regenerate: up to 5 fields redrafted from the stored pages (asynchronous; status drafting until done; locked fields untouched). restore: back to the AI value (this also unlocks the field). faqs (max 5, replaces), founders (max 6, first is primary, replaces; a founder sent without socials keeps the links the draft had for the same name, socials {} clears them), company_socials / founder_socials (14 platform keys, replace), story (only the sections sent change; an empty string clears one), milestones (max 50, replaces), competitor_url (empty clears), seo {title max 70, meta max 170} (only the keys sent change). After submit, the listing changes exactly as the draft: what is not sent stays. Field names: " +
 				strings.Join(profileFieldNames(), ", ") + ".",
 			Params: []ops.Param{draftID},
 			Body: ops.Obj(
@@ -79,7 +79,7 @@ func (a *Service) Operations() []*ops.Operation {
 				ops.P("faqs", ops.Arr(kernel.FAQSchema, 5).Desc("Replaces all FAQs; max 5.")),
 				ops.P("company_socials", kernel.SocialsSchema),
 				ops.P("founder_socials", kernel.SocialsSchema.Desc("The primary founder's links; same 14 platform keys.")),
-				ops.P("founders", ops.Arr(founder, 6).Desc("Replaces all founders; the first is primary.")),
+				ops.P("founders", ops.Arr(founder, 6).Desc("Replaces all founders; the first is primary. A founder without socials keeps the links the draft had for the same name.")),
 				ops.P("story", kernel.StorySchema(8000)),
 				ops.P("milestones", ops.Arr(ops.Obj(kernel.MilestoneProps...), 50).Desc("Replaces all milestones.")),
 				ops.P("competitor_url", ops.Str(2048).Checked(kernel.HTTPLink).Desc("A competitor's website, an absolute http(s) URL; empty clears.")),
@@ -94,7 +94,11 @@ func (a *Service) Operations() []*ops.Operation {
 			Handler:     a.inviteCofounder},
 		{ID: "submit_draft", Output: ops.Out[SubmittedDraft](), Method: "POST", Path: "/drafts/:id/submit", Toolset: "drafts", Scope: ops.ScopeListingsWrite, Idem: true,
 			Summary:     "Save a ready draft as your (unpublished) listing",
-			Description: "Returns listing_id. Re-running after edits updates the same listing; after submission every update_draft also updates it. Then publish with choose_free_listing or create_checkout.",
+			Description: "Returns listing_id. Takes a ready draft, or a failed one (its site could not be read) once filled in by hand with update_draft (at least a name); it becomes ready. Re-running after edits updates the same listing; after submission every update_draft also updates it. Then publish with choose_free_listing or create_checkout.",
 			Params:      []ops.Param{draftID}, Handler: a.submitDraft},
+		{ID: "delete_draft", Output: ops.Out[DeletedDraft](), Method: "DELETE", Path: "/drafts/:id", Toolset: "drafts", Scope: ops.ScopeListingsWrite, Idem: true, Destructive: true,
+			Summary:     "Delete one of your drafts",
+			Description: "Deletes the draft, its pages and invites, whatever its status (a draft still being read stops). Only its creator can delete it (an invited co-founder gets 403). A listing already submitted from it stays yours, with what it holds; it is simply no longer updated from the draft.",
+			Params:      []ops.Param{draftID}, Handler: a.deleteDraft},
 	}
 }

@@ -19,3 +19,13 @@ type SubmittedDraft struct {
 	Draft     Draft  `json:"draft"`
 	Next      string `json:"next"`
 }
+
+// DeletedDraft is delete_draft's body.
+type DeletedDraft struct {
+	Deleted bool   `json:"deleted"`
+	ID      string `json:"id"`
+	URL     string `json:"url"`
+	// ListingID is the listing submitted from the draft, which stays.
+	ListingID *int64 `json:"listing_id"`
+	Note      string `json:"note"`
+}

@@ -84,6 +84,8 @@ func editScope(req *updateDraftInput, in *ops.Input) syncScope {
 	if in.Has("founder_socials") {
 		s.parts["founders"] = true
 	}
+	// Sections that are objects of named fields change only the names sent.
+	s.keys = map[string][]string{"story": slices.Sorted(maps.Keys(req.Story)), "seo": slices.Sorted(maps.Keys(req.SEO))}
 	return s
 }
 
@@ -123,7 +125,7 @@ func applyDraftEdits(d *draftData, req *updateDraftInput, in *ops.Input) {
 		d.FAQs = orFAQs(req.FAQs)
 	}
 	if in.Has("founders") {
-		d.Founders = founderList(req.Founders)
+		d.Founders = keepFounderSocials(founderList(req.Founders), req.Founders, d.Founders)
 	}
 	if in.Has("founder_socials") {
 		if len(d.Founders) == 0 {
@@ -134,8 +136,9 @@ func applyDraftEdits(d *draftData, req *updateDraftInput, in *ops.Input) {
 	if in.Has("company_socials") {
 		d.CompanySocials = orMap(req.CompanySocials)
 	}
-	if in.Has("story") {
-		d.Story = orMap(req.Story)
+	if in.Has("story") { // PATCH: the sections sent change, the others stay
+		d.Story = orMap(d.Story)
+		maps.Copy(d.Story, req.Story)
 	}
 	if in.Has("milestones") {
 		d.Milestones = req.Milestones
@@ -172,6 +175,25 @@ func setTypedField(f *Field, v any) {
 	} else {
 		f.State = stateManual
 	}
+}
+
+// keepFounderSocials: a founder sent without "socials" keeps the links the
+// draft had for them (the same name, ignoring case), so replacing the
+// founders list to fix a title does not erase their socials; "socials": {}
+// clears them.
+func keepFounderSocials(out, sent, old []DraftFounder) []DraftFounder {
+	for i := range out {
+		if sent[i].Socials != nil {
+			continue
+		}
+		for _, o := range old {
+			if strings.EqualFold(strings.TrimSpace(o.Name), strings.TrimSpace(out[i].Name)) && len(o.Socials) > 0 {
+				out[i].Socials = maps.Clone(o.Socials)
+				break
+			}
+		}
+	}
+	return out
 }
 
 func orMap(m map[string]string) map[string]string {

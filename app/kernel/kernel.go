@@ -11,6 +11,7 @@ package kernel
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"time"
 
 	"launchdir/db"
@@ -119,4 +120,11 @@ func WithField(err error, field string) error {
 		e.Fields = []ops.FieldError{{Field: field, Message: "no live listing has this slug"}}
 	}
 	return err
+}
+
+// NormalizeText turns the line endings browsers send (CRLF, or a lone CR)
+// into LF, so a text saved from a form and the same text sent through the
+// API are equal (and revisions show no spurious change).
+func NormalizeText(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
 }

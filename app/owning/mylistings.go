@@ -27,6 +27,7 @@ type OwnerListing struct {
 	SEODescription string     `json:"seo_description"`
 	Role           string     `json:"role"`
 	SiteCopies     []siteCopy `json:"site_copies"`
+	Owners         []Owner    `json:"owners" doc:"Everyone who can edit the listing: the owner (or a verified claimant) first, then co-founders."`
 	PublicURL      string     `json:"public_url,omitempty"`
 	// ModerationReason says why the site team rejected or archived it.
 	ModerationReason string `json:"moderation_reason,omitempty"`
@@ -78,8 +79,13 @@ func (a *Service) readOwnerListing(ctx context.Context, q db.Queries, userID, id
 	if err != nil {
 		return nil, kernel.NotFound(err, "listing")
 	}
+	// This site's copy is the listing's own columns (what this site shows),
+	// never a stored row that could drift from them; other sites' copies
+	// are stored until those sites serve them.
+	o.SiteCopies = append(o.SiteCopies, siteCopy{Site: a.Cfg.SiteKey, Headline: o.Headline, Summary: o.SummaryText,
+		SEOTitle: o.SEOTitle, SEODescription: o.SEODescription})
 	rows, err := q.QueryContext(ctx, `SELECT site_key, headline, summary, seo_title, seo_description FROM listing_site_copy
-		WHERE listing_id = `+db.IntArg+` ORDER BY site_key`, id)
+		WHERE listing_id = `+db.IntArg+` AND site_key != `+db.TextArg+` ORDER BY site_key`, id, a.Cfg.SiteKey)
 	if err != nil {
 		return nil, err
 	}
@@ -91,10 +97,16 @@ func (a *Service) readOwnerListing(ctx context.Context, q db.Queries, userID, id
 		}
 		o.SiteCopies = append(o.SiteCopies, c)
 	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if o.Owners, err = ListingOwners(ctx, q, id); err != nil {
+		return nil, err
+	}
 	if o.Status == "live" {
 		o.PublicURL = a.ListingURL(o.Slug)
 	}
-	return o, rows.Err()
+	return o, nil
 }
 
 func (a *Service) listMyListings(ctx context.Context, in *ops.Input) (any, error) {
@@ -431,6 +443,9 @@ func (a *Service) copyToSites(ctx context.Context, tx kernel.Execer, id int64, f
 	q := `INSERT INTO listing_site_copy(listing_id, site_key, ` + strings.Join(cols, ", ") + `) VALUES(?, ?` +
 		strings.Repeat(", ?", len(cols)) + `) ON CONFLICT(listing_id, site_key) DO UPDATE SET ` + strings.Join(updates, ", ")
 	for _, site := range sites {
+		if site == a.Cfg.SiteKey {
+			continue // this site's copy is the listing itself, written already
+		}
 		if _, err := tx.ExecContext(ctx, q, append([]any{id, site}, vals...)...); err != nil {
 			return err
 		}

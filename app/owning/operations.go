@@ -8,7 +8,7 @@ import (
 // Operations are the owner's operations: my listings, owner content, the
 // free launch, then claims.
 func (a *Service) Operations() []*ops.Operation {
-	return append(a.myListingOperations(), a.claimOperations()...)
+	return append(append(a.myListingOperations(), a.lifecycleOperations()...), a.claimOperations()...)
 }
 
 func (a *Service) myListingOperations() []*ops.Operation {
@@ -22,7 +22,7 @@ func (a *Service) myListingOperations() []*ops.Operation {
 			Params:      []ops.Param{kernel.ListingIDParam}, Handler: a.getMyListing},
 		{ID: "update_my_listing", Output: ops.Out[OwnerListing](), Destructive: true, Method: "PATCH", Path: "/me/listings/:listing_id", Toolset: "listings", Scope: ops.ScopeListingsWrite, Idem: true,
 			Summary:     "Edit your listing; publishes at once and is versioned",
-			Description: "fields: the owner listing fields (each optional). apply_to: ['all'] or site keys (max 60) to copy the headline/summary/SEO fields sent to other sites; default this site only. socials replaces all links (14 platform keys). faqs replaces all (max 10). Every edit keeps a before/after revision for the site team.",
+			Description: "fields: the owner listing fields (each optional). apply_to: ['all'] or site keys (max 60) to copy the headline/summary/SEO fields sent to other sites; default this site only. This site's copy in site_copies is always the listing itself (what this site shows). socials replaces all links (14 platform keys). faqs replaces all (max 10). Every edit keeps a before/after revision for the site team.",
 			Params:      []ops.Param{kernel.ListingIDParam},
 			Body: ops.Obj(
 				ops.P("fields", kernel.OwnerFieldsSchema),
