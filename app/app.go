@@ -10,6 +10,7 @@
 //	app        composition: the operations table, the background jobs
 //	admin      the site team's work            → commerce, owning, people
 //	drafting   submit by URL, drafts           → owning (and crawl)
+//	conversation comments, notification emails
 //	owning     an owner's listing, claims      → people
 //	commerce   products, orders, VAT, promos
 //	people     accounts, sessions, votes, follows, reviews
@@ -26,6 +27,7 @@ import (
 	"launchdir/app/admin"
 	"launchdir/app/catalog"
 	"launchdir/app/commerce"
+	"launchdir/app/conversation"
 	"launchdir/app/drafting"
 	"launchdir/app/kernel"
 	"launchdir/app/owning"
@@ -46,6 +48,8 @@ type App struct {
 	Drafting *drafting.Service
 	Commerce *commerce.Service
 	Admin    *admin.Service
+	// Conversation: comments, maker replies, notification settings.
+	Conversation *conversation.Service
 
 	extraJobs []kernel.Job
 }
@@ -60,6 +64,7 @@ func New(d *db.DB, cfg kernel.Config, log *slog.Logger) (*App, error) {
 	a.Drafting = drafting.New(k, a.Owning)
 	a.Commerce = commerce.New(k)
 	a.Admin = admin.New(k, a.Commerce)
+	a.Conversation = conversation.New(k)
 	t, err := ops.NewTable(a.operations())
 	if err != nil {
 		return nil, err
@@ -75,11 +80,12 @@ func New(d *db.DB, cfg kernel.Config, log *slog.Logger) (*App, error) {
 func (a *App) operations() []*ops.Operation {
 	var list []*ops.Operation
 	for _, domain := range [][]*ops.Operation{
-		a.Catalog.Operations(),  // public reads
-		a.People.Operations(),   // the signed-in account
-		a.Drafting.Operations(), // submit by URL and drafts
-		a.Owning.Operations(),   // my listings, owner content, free launch, claims
-		a.Commerce.Operations(), // products and orders
+		a.Catalog.Operations(),      // public reads
+		a.People.Operations(),       // the signed-in account
+		a.Drafting.Operations(),     // submit by URL and drafts
+		a.Owning.Operations(),       // my listings, owner content, free launch, claims
+		a.Commerce.Operations(),     // products and orders
+		a.Conversation.Operations(), // comments, notification settings
 	} {
 		list = append(list, domain...)
 	}
@@ -109,8 +115,10 @@ func (a *App) AddJob(j kernel.Job) { a.extraJobs = append(a.extraJobs, j) }
 // RunBackground runs the draft workers and every job (once at start, then
 // on its interval) until ctx ends.
 func (a *App) RunBackground(ctx context.Context) {
-	done := make(chan struct{})
+	done, woken := make(chan struct{}), make(chan struct{})
 	go func() { a.Drafting.RunWorkers(ctx); close(done) }()
+	go func() { a.RunOutboxWaker(ctx); close(woken) }()
 	kernel.RunJobs(ctx, a.Log, a.jobs())
 	<-done
+	<-woken
 }

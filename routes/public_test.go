@@ -398,6 +398,7 @@ func TestProtocolEdges(t *testing.T) {
 // publicPaths gives every public GET a valid path on the fixture.
 var publicPaths = map[string]string{
 	"get_site_info": "/site", "search_listings": "/listings", "get_listing": "/listings/quickbase",
+	"list_comments": "/listings/quickbase/comments", "get_comment": "/comments/1",
 	"get_alternatives": "/listings/quickbase/alternatives", "compare_listings": "/compare?a=quickbase&b=tablely",
 	"list_categories": "/categories", "get_category": "/categories/developer-tools", "get_launch_week": "/launches/weeks/this",
 	"list_launches": "/launches", "get_leaderboard": "/leaderboards/community-all-time", "list_founders": "/founders",

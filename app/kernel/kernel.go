@@ -39,6 +39,8 @@ type Kernel struct {
 	Now func() time.Time
 	// Ext is the outside world (web fetcher, DNS, mailer); see SetExternals.
 	Ext Externals
+
+	outbox outboxState
 }
 
 // New builds the kernel with offline externals.
@@ -49,7 +51,7 @@ func New(d *db.DB, cfg Config, log *slog.Logger) *Kernel {
 	if cfg.SiteKey == "" {
 		cfg.SiteKey = "main"
 	}
-	k := &Kernel{DB: d, Cfg: cfg, Log: log, Now: time.Now}
+	k := &Kernel{DB: d, Cfg: cfg, Log: log, Now: time.Now, outbox: outboxState{wake: make(chan struct{}, 1)}}
 	k.SetExternals(Externals{})
 	return k
 }

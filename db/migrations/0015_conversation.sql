@@ -1,0 +1,87 @@
+-- Conversation and notifications (issue 22): comments on listings with one
+-- level of replies, comment upvotes, reports of comments, the email
+-- notification settings with one-click unsubscribe per kind, and the
+-- "notify me at launch" list of upcoming listings.
+
+-- Comments. body is the Markdown the author wrote ('' once deleted: the
+-- thread keeps a "deleted" placeholder). parent_id is a top-level comment
+-- (replies to replies are refused). upvotes is maintained in the same
+-- transaction as comment_votes. ip_hash keys the per-address rate limit
+-- (the address itself is not stored).
+CREATE TABLE comments (
+  id            INTEGER PRIMARY KEY,
+  listing_id    INTEGER NOT NULL REFERENCES listings(id) ON DELETE CASCADE,
+  parent_id     INTEGER REFERENCES comments(id) ON DELETE CASCADE,
+  user_id       INTEGER REFERENCES users(id) ON DELETE SET NULL,
+  body          TEXT NOT NULL,
+  ip_hash       TEXT NOT NULL DEFAULT '',
+  pinned        INTEGER NOT NULL DEFAULT 0,
+  upvotes       INTEGER NOT NULL DEFAULT 0,
+  created_at    TEXT NOT NULL,
+  edited_at     TEXT,
+  deleted_at    TEXT,
+  hidden_at     TEXT,
+  hidden_reason TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX comments_thread ON comments(listing_id, parent_id, created_at);
+CREATE INDEX comments_parent ON comments(parent_id, created_at) WHERE parent_id IS NOT NULL;
+CREATE INDEX comments_user ON comments(user_id, created_at);
+CREATE INDEX comments_ip ON comments(ip_hash, created_at);
+-- One pinned maker's comment per listing.
+CREATE UNIQUE INDEX comments_one_pin ON comments(listing_id) WHERE pinned;
+
+CREATE TABLE comment_votes (
+  comment_id INTEGER NOT NULL REFERENCES comments(id) ON DELETE CASCADE,
+  user_id    INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (comment_id, user_id)
+) WITHOUT ROWID;
+
+-- Reports gain the kind 'comment' (SQLite cannot change a CHECK: rebuild).
+CREATE TABLE reports_v2 (
+  id          INTEGER PRIMARY KEY,
+  user_id     INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  kind        TEXT NOT NULL CHECK (kind IN ('listing','review','comment')),
+  listing_id  INTEGER NOT NULL REFERENCES listings(id) ON DELETE CASCADE,
+  review_id   INTEGER REFERENCES reviews(id) ON DELETE CASCADE,
+  comment_id  INTEGER REFERENCES comments(id) ON DELETE CASCADE,
+  reason      TEXT NOT NULL,
+  status      TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open','resolved','dismissed')),
+  created_at  TEXT NOT NULL,
+  resolved_at TEXT
+);
+INSERT INTO reports_v2(id, user_id, kind, listing_id, review_id, reason, status, created_at, resolved_at)
+  SELECT id, user_id, kind, listing_id, review_id, reason, status, created_at, resolved_at FROM reports;
+DROP TABLE reports;
+ALTER TABLE reports_v2 RENAME TO reports;
+CREATE INDEX reports_queue ON reports(status, id);
+CREATE UNIQUE INDEX reports_once ON reports(user_id, kind, listing_id, coalesce(review_id, 0), coalesce(comment_id, 0)) WHERE status = 'open';
+
+-- Email notification settings: a row only for a kind the person turned
+-- off (everything is on by default).
+CREATE TABLE notification_off (
+  user_id    INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  kind       TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (user_id, kind)
+) WITHOUT ROWID;
+
+-- One-click unsubscribe links of notification emails: one per email, for
+-- one kind; only the SHA-256 of the secret is stored.
+CREATE TABLE notification_tokens (
+  hash       TEXT PRIMARY KEY,
+  user_id    INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  kind       TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL
+);
+CREATE INDEX notification_tokens_expiry ON notification_tokens(expires_at);
+
+-- "Notify me at launch": people waiting for an upcoming listing.
+CREATE TABLE launch_watchers (
+  listing_id  INTEGER NOT NULL REFERENCES listings(id) ON DELETE CASCADE,
+  user_id     INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  created_at  TEXT NOT NULL,
+  notified_at TEXT,
+  PRIMARY KEY (listing_id, user_id)
+) WITHOUT ROWID;
