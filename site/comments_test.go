@@ -1,0 +1,126 @@
+package site_test
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"launchdir/apitest"
+)
+
+// verify marks fixture accounts verified and of an age (comments need both).
+func (e *areaEnv) verify(age time.Duration, ids ...int64) {
+	e.T.Helper()
+	for _, id := range ids {
+		if _, err := e.DB.W.Exec(`UPDATE users SET verified_at = ?, created_at = ? WHERE id = ?`,
+			apitest.Now.Format(time.RFC3339), apitest.Now.Add(-age).Format(time.RFC3339), id); err != nil {
+			e.T.Fatal(err)
+		}
+	}
+}
+
+func TestListingPageConversation(t *testing.T) {
+	e := newAreaEnv(t)
+	e.verify(72*time.Hour, 1, 3)
+	e.verify(time.Hour, 2)
+	fan, owner, young, anon := e.as(3), e.as(1), e.as(2), e.as(0)
+	// Anonymous visitors read; the form asks them to sign in.
+	pg := anon.get("/listings/tablely")
+	if pg.status != 200 || !strings.Contains(pg.body, `id="comments"`) || !strings.Contains(pg.body, "to comment") {
+		t.Fatalf("anonymous: %d", pg.status)
+	}
+	// A refused comment keeps what was typed, with the message beside it.
+	pg = young.post("/listings/tablely/comments", "/listings/tablely", url.Values{"body": {"Try https://spam.example now"}})
+	if pg.status != 400 || !strings.Contains(pg.body, "Try https://spam.example now</textarea>") || !strings.Contains(pg.body, "younger than 24 hours") ||
+		!strings.Contains(pg.body, `aria-invalid="true"`) {
+		t.Fatalf("refused: %d %s", pg.status, pg.body)
+	}
+	// Without the token the form is refused.
+	if pg := fan.do("POST", "/listings/tablely/comments", "application/x-www-form-urlencoded", strings.NewReader("body=hi")); pg.status != 403 {
+		t.Fatalf("no csrf: %d", pg.status)
+	}
+	// The visitor asks; the maker answers from the listing page.
+	pg = fan.post("/listings/tablely/comments", "/listings/tablely", url.Values{"body": {"Can I *export* to Excel?"}})
+	if pg.status != 303 || !strings.Contains(pg.loc, "done=commented#comment-") {
+		t.Fatalf("post: %d %s", pg.status, pg.loc)
+	}
+	id := regexp.MustCompile(`#comment-(\d+)`).FindStringSubmatch(pg.loc)[1]
+	pg = owner.post("/listings/tablely/comments", "/listings/tablely", url.Values{"body": {"Yes, from the menu."}, "parent": {id}})
+	if pg.status != 303 {
+		t.Fatalf("reply: %d %s", pg.status, pg.body)
+	}
+	pg = anon.get("/listings/tablely")
+	if !strings.Contains(pg.body, "Can I <em>export</em> to Excel?") || !strings.Contains(pg.body, `<span class="badge maker">Maker</span>`) ||
+		!strings.Contains(pg.body, "Comments (2)") {
+		t.Fatalf("thread: %s", pg.body)
+	}
+	// The visitor got the reply email; its one-click unsubscribe works
+	// as a cross-site POST from the mail client (RFC 8058).
+	var body string
+	e.DB.R.QueryRow(`SELECT body FROM outbox WHERE to_addr = 'fan@example.com' AND kind = 'reply'`).Scan(&body)
+	m := regexp.MustCompile(`/unsubscribe/([a-z0-9]+)`).FindStringSubmatch(body)
+	if m == nil || !strings.Contains(body, "Yes, from the menu.") {
+		t.Fatalf("reply email: %q", body)
+	}
+	if pg := anon.do("POST", "/unsubscribe/"+m[1], "application/x-www-form-urlencoded", strings.NewReader("List-Unsubscribe=One-Click"), "Origin", "https://mail.example"); pg.status != 200 {
+		t.Fatalf("one-click: %d %s", pg.status, pg.body)
+	}
+	pg = fan.get("/settings/notifications")
+	if pg.status != 200 || !strings.Contains(pg.body, `name="reply" value="on">`) || !strings.Contains(pg.body, `name="comment" value="on" checked>`) {
+		t.Fatalf("settings after unsubscribe: %d %s", pg.status, pg.body)
+	}
+	// The settings form turns kinds back on.
+	pg = fan.post("/settings/notifications", "/settings/notifications", url.Values{"reply": {"on"}, "comment": {"on"}})
+	if pg.status != 303 {
+		t.Fatalf("save settings: %d", pg.status)
+	}
+	if pg := fan.get("/settings/notifications"); !strings.Contains(pg.body, `name="reply" value="on" checked>`) || strings.Contains(pg.body, `name="launch" value="on" checked>`) {
+		t.Fatalf("saved settings: %s", pg.body)
+	}
+	if pg := anon.get("/settings/notifications"); pg.status != 303 {
+		t.Fatalf("anonymous settings: %d", pg.status)
+	}
+	// Upvote (the maker's reply), then edit and delete the visitor's own.
+	var replyID string
+	e.DB.R.QueryRow(`SELECT id FROM comments WHERE parent_id = ?`, id).Scan(&replyID)
+	if pg := fan.post("/listings/tablely/comments/"+replyID+"/upvote", "/listings/tablely", url.Values{}); !strings.Contains(pg.loc, "done=upvoted") {
+		t.Fatalf("upvote: %d %s", pg.status, pg.loc)
+	}
+	if pg := fan.post("/listings/tablely/comments/"+id+"/edit", "/listings/tablely", url.Values{"body": {"Can I export to CSV?"}}); pg.status != 303 {
+		t.Fatalf("edit: %d %s", pg.status, pg.body)
+	}
+	if pg := owner.post("/listings/tablely/comments/"+id+"/delete", "/listings/tablely", url.Values{}); pg.status != 404 {
+		t.Fatalf("owner deletes another's comment: %d", pg.status)
+	}
+	fan.post("/listings/tablely/comments/"+id+"/delete", "/listings/tablely", url.Values{})
+	if pg := anon.get("/listings/tablely"); !strings.Contains(pg.body, "This comment was deleted.") || !strings.Contains(pg.body, "Yes, from the menu.") {
+		t.Fatalf("after delete: %s", pg.body)
+	}
+}
+
+func TestUpcomingListingPage(t *testing.T) {
+	e := newAreaEnv(t)
+	e.verify(72*time.Hour, 3)
+	fan, anon := e.as(3), e.as(0)
+	pg := anon.get("/listings/soonapp")
+	if pg.status != 200 || !strings.Contains(pg.body, "Launching soon") || !strings.Contains(pg.body, `id="comments"`) {
+		t.Fatalf("upcoming page: %d %s", pg.status, pg.body)
+	}
+	if pg := anon.get("/listings/secretdraft"); pg.status != 404 {
+		t.Fatalf("draft page: %d", pg.status)
+	}
+	pg = fan.post("/listings/soonapp/notify-me", "/listings/soonapp", url.Values{})
+	if pg.status != 303 || !strings.Contains(pg.loc, "watching") {
+		t.Fatalf("notify me: %d %s", pg.status, pg.loc)
+	}
+	if pg := fan.get("/listings/soonapp"); !strings.Contains(pg.body, "Do not email me at launch") || !strings.Contains(pg.body, "1 person is waiting") {
+		t.Fatalf("watching: %s", pg.body)
+	}
+	// A refused comment on the upcoming page keeps the page and the text.
+	pg = fan.post("/listings/soonapp/comments", "/listings/soonapp", url.Values{"body": {strings.Repeat("x", 5001)}})
+	if pg.status != 400 || !strings.Contains(pg.body, "Launching soon") || !strings.Contains(pg.body, "1 to 5000 characters") {
+		t.Fatalf("refused on upcoming: %d", pg.status)
+	}
+}
