@@ -1,16 +1,20 @@
 package app_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"launchdir/apitest"
+	"launchdir/app"
 	"launchdir/app/admin"
 	"launchdir/app/conversation"
+	"launchdir/app/kernel"
 	"launchdir/ops"
 )
 
@@ -449,3 +453,120 @@ func TestNotificationSettingsAndOneClickUnsubscribe(t *testing.T) {
 		t.Fatalf("comment emails after unsubscribe: %d", n)
 	}
 }
+
+// TestEmailPerKind: every notification kind is queued by the real path
+// that causes it, with the layout's unsubscribe link and both parts.
+func TestEmailPerKind(t *testing.T) {
+	e := apitest.New(t, apitest.Options{Fixture: true, Setup: func(a *app.App) {
+		a.SetExternals(kernel.Externals{Fetcher: backlinkWeb{a}})
+	}})
+	exec := func(q string, args ...any) {
+		if _, err := e.DB.W.Exec(q, args...); err != nil {
+			t.Fatal(q, err)
+		}
+	}
+	exec(`UPDATE users SET verified_at = '2026-01-02T00:00:00Z'`)
+	owner, other := apitest.Bearer(e.APIKey("owner@example.com")), apitest.Bearer(e.APIKey("other@example.com"))
+	mails := func(to, kind string) []string {
+		rows, err := e.DB.R.Query(`SELECT subject || '|' || body || '|' || html || '|' || headers FROM outbox WHERE to_addr = ? AND kind = ? ORDER BY id`, to, kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			var s string
+			rows.Scan(&s)
+			out = append(out, s)
+		}
+		return out
+	}
+	want := func(to, kind string, n int, words ...string) {
+		t.Helper()
+		got := mails(to, kind)
+		if len(got) != n {
+			t.Fatalf("%s to %s: %d emails, want %d", kind, to, len(got), n)
+		}
+		for _, m := range got {
+			for _, w := range append(words, "/unsubscribe/", "List-Unsubscribe-Post", "<!doctype html>", "/settings/notifications") {
+				if !strings.Contains(m, w) {
+					t.Fatalf("%s to %s lacks %q: %s", kind, to, w, m)
+				}
+			}
+		}
+	}
+	// Scheduled: the free launch of listing 3 (owner@example.com).
+	exec(`UPDATE listings SET status = 'draft', plan = 'none', launch_week = NULL WHERE id = 3`)
+	if r := e.Do("POST", "/api/v1/me/listings/3/free", nil, owner...); r.Status != 200 {
+		t.Fatalf("free: %d %s", r.Status, r.Body)
+	}
+	want("owner@example.com", "listing_scheduled", 1, "Tablely launches in the week of 2026-12-14")
+	// Review: the fan reviews QuickBase (owner@example.com's).
+	if _, err := e.App.People.SaveReview(bg, 3, "quickbase", 4, "Solid sync."); err != nil {
+		t.Fatal(err)
+	}
+	want("owner@example.com", "review", 1, "★★★★☆", "Solid sync.")
+	// Editing the review does not email again.
+	e.App.People.SaveReview(bg, 3, "quickbase", 5, "Solid sync, fast.")
+	want("owner@example.com", "review", 1)
+	// Claim filed (other@ claims QuickBase by email link) and granted.
+	r := e.Do("POST", "/api/v1/claims", map[string]any{"slug": "quickbase", "method": "email", "email": "ceo@quickbase.example"}, other...)
+	if r.Status != 201 {
+		t.Fatalf("claim: %d %s", r.Status, r.Body)
+	}
+	want("owner@example.com", "claim", 1, "Someone claims QuickBase", "/claim-disputes/")
+	var body string
+	e.DB.R.QueryRow(`SELECT body FROM outbox WHERE kind = 'claim_link'`).Scan(&body)
+	tok := regexp.MustCompile(`/claims/email/([a-z0-9]+)`).FindStringSubmatch(body)[1]
+	if _, err := e.App.Owning.VerifyClaimEmail(bg, tok); err != nil {
+		t.Fatal(err)
+	}
+	want("owner@example.com", "claim", 2, "/claim-disputes/")
+	want("other@example.com", "claim", 1, "You are now an owner of QuickBase")
+	// The owner disputes it: a report in the site team's queue; the
+	// claimant cannot dispute their own claim, nor a stranger anything.
+	claimID := int64(r.JSON()["id"].(float64))
+	wantCode(t, "claimant disputes", e.App.Owning.DisputeClaim(bg, 2, claimID, "mine"), ops.CodeNotFound)
+	wantCode(t, "stranger disputes", e.App.Owning.DisputeClaim(bg, 3, claimID, "no"), ops.CodeNotFound)
+	wantErr(t, "empty reason", e.App.Owning.DisputeClaim(bg, 1, claimID, ""), ops.CodeInvalid, "reason")
+	if err := e.App.Owning.DisputeClaim(bg, 1, claimID, "I never agreed"); err != nil {
+		t.Fatal(err)
+	}
+	var reason string
+	e.DB.R.QueryRow(`SELECT reason FROM reports WHERE kind = 'listing' AND listing_id = 1`).Scan(&reason)
+	if !strings.Contains(reason, "I never agreed") {
+		t.Fatalf("dispute report: %q", reason)
+	}
+}
+
+// TestOutboxWakesOnEnqueue: an email leaves within a second of its
+// transaction's commit, long before the 15 s timer.
+func TestOutboxWakesOnEnqueue(t *testing.T) {
+	sent := make(chan kernel.Email, 4)
+	e := apitest.New(t, apitest.Options{Fixture: true, Background: true, Setup: func(a *app.App) {
+		a.SetExternals(kernel.Externals{Mailer: chanMailer(sent)})
+	}})
+	time.Sleep(100 * time.Millisecond) // the timer's first run is over
+	start := time.Now()
+	if _, err := e.App.People.SignUp(bg, "quick@example.com", "long enough password", "Quinn"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case m := <-sent:
+		if m.To != "quick@example.com" || time.Since(start) > 2*time.Second {
+			t.Fatalf("%s after %v", m.To, time.Since(start))
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the verification email waited for the timer")
+	}
+}
+
+// chanMailer hands each email to a channel.
+type chanMailer chan kernel.Email
+
+func (c chanMailer) Send(ctx context.Context, to, subject, body string) error {
+	c <- kernel.Email{To: to, Subject: subject, Text: body}
+	return nil
+}
+
+func (c chanMailer) SendEmail(ctx context.Context, m kernel.Email) error { c <- m; return nil }

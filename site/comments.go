@@ -131,6 +131,13 @@ func (s *Site) mountConversation(srv *routes.Server) {
 	post("/listings/:slug/notify-me", s.notifyMe)
 	srv.Handle(http.MethodGet, "/settings/notifications", s.pageHandler(s.notificationSettings))
 	post("/settings/notifications", s.saveNotificationSettings)
+	s.mountDispute(func(method, path string, h httprouter.Handle) {
+		if method == http.MethodPost {
+			post(path, h)
+			return
+		}
+		srv.Handle(method, path, s.pageHandler(h))
+	})
 }
 
 // commentAction is the signed-in person and the comment id of a form, or

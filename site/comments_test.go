@@ -124,3 +124,29 @@ func TestUpcomingListingPage(t *testing.T) {
 		t.Fatalf("refused on upcoming: %d", pg.status)
 	}
 }
+
+func TestClaimDisputePage(t *testing.T) {
+	e := newAreaEnv(t)
+	if _, err := e.DB.W.Exec(`INSERT INTO claims(id, listing_id, user_id, method, token, email, status, created_at) VALUES
+		(7, 1, 2, 'dns', 'tok', '', 'pending', '2026-11-18T10:00:00Z')`); err != nil {
+		t.Fatal(err)
+	}
+	owner, claimant, anon := e.as(1), e.as(2), e.as(0)
+	if pg := owner.get("/claim-disputes/7"); pg.status != 200 || !strings.Contains(pg.body, "Oscar Other claimed") {
+		t.Fatalf("dispute page: %d %s", pg.status, pg.body)
+	}
+	if pg := claimant.get("/claim-disputes/7"); pg.status != 404 {
+		t.Fatalf("claimant: %d", pg.status)
+	}
+	if pg := anon.get("/claim-disputes/7"); pg.status != 303 {
+		t.Fatalf("anonymous: %d", pg.status)
+	}
+	pg := owner.post("/claim-disputes/7", "/claim-disputes/7", url.Values{"reason": {strings.Repeat("r", 401)}})
+	if pg.status != 400 || !strings.Contains(pg.body, strings.Repeat("r", 401)+"</textarea>") {
+		t.Fatalf("too long: %d", pg.status)
+	}
+	pg = owner.post("/claim-disputes/7", "/claim-disputes/7", url.Values{"reason": {"Not my cofounder"}})
+	if pg.status != 200 || !strings.Contains(pg.body, "the site team will look") {
+		t.Fatalf("dispute: %d %s", pg.status, pg.body)
+	}
+}

@@ -232,3 +232,36 @@ func (a *Kernel) NotifyWentLive(ctx context.Context, tx *sql.Tx, listingID int64
 	}
 	return nil
 }
+
+// NotifyScheduled tells a listing's owners its launch week (in the
+// transaction that scheduled it); skipUserID is an owner who is told on
+// the page already (0: none).
+func (a *Kernel) NotifyScheduled(ctx context.Context, tx *sql.Tx, listingID, skipUserID int64) error {
+	var name, slug, week string
+	if err := tx.QueryRowContext(ctx, `SELECT name, slug, coalesce(launch_week,'') FROM listings WHERE id = ?`, listingID).Scan(&name, &slug, &week); err != nil {
+		return err
+	}
+	_, err := a.NotifyOwners(ctx, tx, listingID, skipUserID, Notice{Kind: "listing_scheduled",
+		Subject: name + " launches in the week of " + week,
+		Text: name + " is scheduled: it goes live on Monday " + week + " at 00:00 UTC and stays on that week's board.\n\n" +
+			"Until then its page shows it as upcoming: people can comment and ask to be emailed at launch.",
+		Link: a.ListingURL(slug), Button: "See the upcoming page"})
+	return err
+}
+
+// NotifyReview tells a listing's owners about a new review (not its
+// author, if an owner wrote it).
+func (a *Kernel) NotifyReview(ctx context.Context, tx *sql.Tx, listingID, authorID int64, author string, rating int, body string) error {
+	var name, slug string
+	if err := tx.QueryRowContext(ctx, `SELECT name, slug FROM listings WHERE id = ?`, listingID).Scan(&name, &slug); err != nil {
+		return err
+	}
+	if len([]rune(body)) > 600 {
+		body = string([]rune(body)[:600]) + "…"
+	}
+	_, err := a.NotifyOwners(ctx, tx, listingID, authorID, Notice{Kind: "review",
+		Subject: author + " reviewed " + name + " (" + strings.Repeat("★", rating) + ")",
+		Text:    author + " gave " + name + " " + strings.Repeat("★", rating) + strings.Repeat("☆", 5-rating) + ":\n\n" + body,
+		Link:    a.ListingURL(slug) + "#reviews", Button: "Read the review"})
+	return err
+}

@@ -382,6 +382,9 @@ func (a *Service) SaveReview(ctx context.Context, userID int64, slug string, rat
 				return err
 			}
 			id, _ = res.LastInsertId()
+			if err := a.NotifyReview(ctx, tx, l.ID, userID, author, rating, body); err != nil {
+				return err
+			}
 			return moveRating(ctx, tx, l.ID, false, 0, genuine, rating)
 		case err == nil:
 			if _, err := tx.ExecContext(ctx, `UPDATE reviews SET author_name = ?, rating = ?, body = ?, genuine = ?, updated_at = ? WHERE id = ?`,
