@@ -96,6 +96,7 @@ var signedInPaths = map[string]struct {
 	"create_checkout":              {"/orders/checkout", map[string]any{"items": []any{map[string]any{"product": "ai_review", "listing_id": 1}}, "billing_country": "US"}},
 	"list_my_orders":               {"/orders", nil},
 	"get_order":                    {"/orders/LD-2026-000001", nil},
+	"get_invoice":                  {"/orders/LD-2026-000001/invoice", nil},
 	"post_comment":                 {"/listings/quickbase/comments", map[string]any{"body": "b"}},
 	"reply_to_comment":             {"/comments/1/replies", map[string]any{"body": "b"}},
 	"edit_comment":                 {"/comments/1", map[string]any{"body": "b"}},

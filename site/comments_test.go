@@ -1,6 +1,7 @@
 package site_test
 
 import (
+	"context"
 	"net/url"
 	"regexp"
 	"strings"
@@ -148,5 +149,28 @@ func TestClaimDisputePage(t *testing.T) {
 	pg = owner.post("/claim-disputes/7", "/claim-disputes/7", url.Values{"reason": {"Not my cofounder"}})
 	if pg.status != 200 || !strings.Contains(pg.body, "the site team will look") {
 		t.Fatalf("dispute: %d %s", pg.status, pg.body)
+	}
+}
+
+func TestFounderDownloadsInvoice(t *testing.T) {
+	e := newAreaEnv(t)
+	key := apitest.Bearer(e.APIKey("owner@example.com"))
+	r := e.Do("POST", "/api/v1/orders/checkout", apitest.Order(apitest.OrderItem("ai_review", "listing_id", 1)), key...)
+	number := r.JSON()["number"].(string)
+	owner, other := e.as(1), e.as(2)
+	if pg := owner.get("/me/orders/" + number + "/invoice.pdf"); pg.status != 404 {
+		t.Fatalf("unpaid invoice: %d", pg.status)
+	}
+	e.App.Commerce.ConfirmPayment(context.Background(), number, "test", "t")
+	pg := owner.get("/me/orders/" + number + "/invoice.pdf")
+	if pg.status != 200 || pg.header.Get("Content-Type") != "application/pdf" || !strings.HasPrefix(pg.body, "%PDF-") ||
+		!strings.Contains(pg.header.Get("Content-Disposition"), "INV-000001.pdf") {
+		t.Fatalf("invoice download: %d %v", pg.status, pg.header)
+	}
+	if pg := owner.get("/me/orders/" + number); !strings.Contains(pg.body, "/invoice.pdf") {
+		t.Fatalf("order page has no invoice link")
+	}
+	if pg := other.get("/me/orders/" + number + "/invoice.pdf"); pg.status != 404 {
+		t.Fatalf("another's invoice: %d", pg.status)
 	}
 }

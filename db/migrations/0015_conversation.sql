@@ -85,3 +85,17 @@ CREATE TABLE launch_watchers (
   notified_at TEXT,
   PRIMARY KEY (listing_id, user_id)
 ) WITHOUT ROWID;
+
+-- VAT invoices: one per paid order, numbered without gaps. The number is
+-- max + 1 taken inside the payment's write transaction (SQLite has one
+-- writer), so numbers follow payment order with no gaps and no repeats;
+-- a rolled-back payment takes no number. seller and buyer are the details
+-- as they were when the invoice was issued (JSON), so later edits of the
+-- settings or the billing do not rewrite an issued invoice.
+CREATE TABLE invoices (
+  number    INTEGER PRIMARY KEY,
+  order_id  INTEGER NOT NULL UNIQUE REFERENCES orders(id),
+  issued_at TEXT NOT NULL,
+  seller    TEXT NOT NULL,
+  buyer     TEXT NOT NULL
+);
