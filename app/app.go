@@ -10,6 +10,7 @@
 //	app        composition: the operations table, the background jobs
 //	admin      the site team's work            → commerce, owning, people
 //	drafting   submit by URL, drafts           → owning (and crawl)
+//	webhooks   outbound events (Standard Webhooks)  (→ crawl's guarded client)
 //	conversation comments, notification emails
 //	owning     an owner's listing, claims      → people
 //	commerce   products, orders, VAT, promos
@@ -32,6 +33,7 @@ import (
 	"launchdir/app/kernel"
 	"launchdir/app/owning"
 	"launchdir/app/people"
+	"launchdir/app/webhooks"
 	"launchdir/db"
 	"launchdir/ops"
 )
@@ -50,6 +52,8 @@ type App struct {
 	Admin    *admin.Service
 	// Conversation: comments, maker replies, notification settings.
 	Conversation *conversation.Service
+	// Webhooks: outbound events to owners' and the site team's endpoints.
+	Webhooks *webhooks.Service
 
 	extraJobs []kernel.Job
 }
@@ -65,6 +69,8 @@ func New(d *db.DB, cfg kernel.Config, log *slog.Logger) (*App, error) {
 	a.Commerce = commerce.New(k)
 	a.Admin = admin.New(k, a.Commerce)
 	a.Conversation = conversation.New(k)
+	a.Webhooks = webhooks.New(k)
+	k.OnOutboxWake(a.Webhooks.Deliver)
 	t, err := ops.NewTable(a.operations())
 	if err != nil {
 		return nil, err
@@ -86,6 +92,7 @@ func (a *App) operations() []*ops.Operation {
 		a.Owning.Operations(),       // my listings, owner content, free launch, claims
 		a.Commerce.Operations(),     // products and orders
 		a.Conversation.Operations(), // comments, notification settings
+		a.Webhooks.Operations(),     // webhook endpoints and deliveries
 	} {
 		list = append(list, domain...)
 	}
@@ -98,6 +105,7 @@ func (a *App) jobs() []kernel.Job {
 		{Name: "launch scheduler", Every: time.Minute, Run: a.Catalog.GoLiveDue},
 		{Name: "idempotency purge", Every: time.Hour, Run: a.PurgeIdempotency},
 		{Name: "outbox delivery", Every: 15 * time.Second, Run: a.DeliverOutbox},
+		{Name: "webhook delivery", Every: 10 * time.Second, Run: a.Webhooks.Deliver},
 		{Name: "planner statistics", Every: time.Hour, Run: a.DB.Optimize},
 		{Name: "draft sweep", Every: time.Minute, Run: a.Drafting.SweepDrafts},
 		{Name: "launch awards", Every: time.Hour, Run: a.Catalog.AwardWeeks},

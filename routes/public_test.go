@@ -434,7 +434,11 @@ func TestEveryPublicGETHasETag(t *testing.T) {
 func TestEveryPaginatedOperationBounds(t *testing.T) {
 	e := fixtureEnv(t)
 	key := apitest.Bearer(e.APIKey("owner@example.com"))
-	signed := map[string]string{"list_my_drafts": "/drafts", "list_my_listings": "/me/listings", "list_my_claims": "/claims", "list_my_orders": "/orders"}
+	signed := map[string]string{"list_my_drafts": "/drafts", "list_my_listings": "/me/listings", "list_my_claims": "/claims", "list_my_orders": "/orders",
+		"list_webhook_deliveries": "/me/webhooks/1/deliveries"}
+	if r := e.Do("POST", "/api/v1/me/webhooks", map[string]any{"url": "https://hooks.example.com/x", "events": []string{"order.paid"}}, key...); r.Status != 201 {
+		t.Fatalf("webhook: %d %s", r.Status, r.Body)
+	}
 	for _, op := range e.App.Table.Ops {
 		if !op.Paginated {
 			continue

@@ -173,3 +173,18 @@ func invoiceDate(s string) string {
 	}
 	return s
 }
+
+// emitPaid sends order.paid to the buyer's webhooks and the site team's.
+func (a *Service) emitPaid(ctx context.Context, tx *sql.Tx, orderID, seq int64) error {
+	o, err := loadOrder(ctx, tx, `WHERE o.id = ?`, orderID)
+	if err != nil {
+		return err
+	}
+	var lines []map[string]any
+	for _, l := range o.Lines {
+		lines = append(lines, map[string]any{"product": l.Product, "listing_id": l.ListingID, "week": l.Week, "total_cents": l.TotalCents})
+	}
+	return a.EmitEvent(ctx, tx, kernel.Event{Type: "order.paid", UserID: o.UserID, Data: map[string]any{"order": map[string]any{
+		"number": o.Number, "currency": o.Currency, "total_cents": o.TotalCents, "vat_cents": o.VATCents, "invoice": InvoiceNumber(seq),
+		"lines": lines}}})
+}

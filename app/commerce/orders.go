@@ -388,6 +388,9 @@ func (a *Service) ConfirmPayment(ctx context.Context, number, provider, provider
 		if err := a.receipt(ctx, tx, id, seq); err != nil {
 			return err
 		}
+		if err := a.emitPaid(ctx, tx, id, seq); err != nil {
+			return err
+		}
 		applied = true
 		return nil
 	})

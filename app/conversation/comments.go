@@ -205,6 +205,13 @@ func (a *Service) Post(ctx context.Context, userID int64, slug string, parentID 
 			return err
 		}
 		id, _ = res.LastInsertId()
+		err = a.EmitEvent(ctx, tx, kernel.Event{Type: "comment.created", ListingID: l.ID, Data: map[string]any{
+			"listing": a.ListingRef(ctx, tx, l.ID),
+			"comment": map[string]any{"id": id, "parent_id": parentID, "author": au.name, "maker": au.owner, "body_markdown": body,
+				"url": a.ListingURL(l.Slug) + "#comment-" + strconv.FormatInt(id, 10)}}})
+		if err != nil {
+			return err
+		}
 		return a.notifyComment(ctx, tx, l, au, id, parentAuthor, userID, body)
 	})
 	if err != nil {

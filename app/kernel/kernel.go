@@ -28,6 +28,9 @@ type Config struct {
 	// VoteMinAccountAge: votes of younger accounts are stored but not
 	// counted (0 means the default, 24 h; negative means no minimum).
 	VoteMinAccountAge time.Duration
+	// KeyFile holds the key that seals secrets the service must use again
+	// (webhook signing secrets); see sealed.go. Empty: a per-process key.
+	KeyFile string
 }
 
 // Kernel is what every domain service embeds: one per process, shared by
@@ -41,6 +44,7 @@ type Kernel struct {
 	Ext Externals
 
 	outbox outboxState
+	seal   sealKey
 }
 
 // New builds the kernel with offline externals.

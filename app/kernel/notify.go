@@ -200,6 +200,10 @@ func (a *Kernel) NotifyWentLive(ctx context.Context, tx *sql.Tx, listingID int64
 		return err
 	}
 	link := a.ListingURL(slug)
+	if err := a.EmitEvent(ctx, tx, Event{Type: "listing.live", ListingID: listingID,
+		Data: map[string]any{"listing": a.ListingRef(ctx, tx, listingID)}}); err != nil {
+		return err
+	}
 	_, err := a.NotifyOwners(ctx, tx, listingID, 0, Notice{Kind: "listing_live", Subject: name + " is live on " + a.Cfg.SiteName,
 		Text: name + " is live: people can now vote, follow, review and comment.\n\nAnswer questions in the comments and pin a maker's comment that says why you built it.",
 		Link: link, Button: "See " + name})
@@ -241,6 +245,10 @@ func (a *Kernel) NotifyScheduled(ctx context.Context, tx *sql.Tx, listingID, ski
 	if err := tx.QueryRowContext(ctx, `SELECT name, slug, coalesce(launch_week,'') FROM listings WHERE id = ?`, listingID).Scan(&name, &slug, &week); err != nil {
 		return err
 	}
+	if err := a.EmitEvent(ctx, tx, Event{Type: "listing.scheduled", ListingID: listingID,
+		Data: map[string]any{"listing": a.ListingRef(ctx, tx, listingID), "launch_week": week}}); err != nil {
+		return err
+	}
 	_, err := a.NotifyOwners(ctx, tx, listingID, skipUserID, Notice{Kind: "listing_scheduled",
 		Subject: name + " launches in the week of " + week,
 		Text: name + " is scheduled: it goes live on Monday " + week + " at 00:00 UTC and stays on that week's board.\n\n" +
@@ -254,6 +262,10 @@ func (a *Kernel) NotifyScheduled(ctx context.Context, tx *sql.Tx, listingID, ski
 func (a *Kernel) NotifyReview(ctx context.Context, tx *sql.Tx, listingID, authorID int64, author string, rating int, body string) error {
 	var name, slug string
 	if err := tx.QueryRowContext(ctx, `SELECT name, slug FROM listings WHERE id = ?`, listingID).Scan(&name, &slug); err != nil {
+		return err
+	}
+	if err := a.EmitEvent(ctx, tx, Event{Type: "review.created", ListingID: listingID,
+		Data: map[string]any{"listing": a.ListingRef(ctx, tx, listingID), "review": map[string]any{"author": author, "rating": rating, "body": body}}}); err != nil {
 		return err
 	}
 	if len([]rune(body)) > 600 {

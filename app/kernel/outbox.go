@@ -27,9 +27,14 @@ func (a *Kernel) EnqueueMail(ctx context.Context, tx *sql.Tx, kind, to, subject,
 // tick of the delivery job, and keeps the job and the waker from sending
 // the same email twice.
 type outboxState struct {
-	wake chan struct{} // capacity 1: many wakes while a delivery runs make one more
-	mu   sync.Mutex    // one delivery at a time
+	wake  chan struct{} // capacity 1: many wakes while a delivery runs make one more
+	mu    sync.Mutex    // one delivery at a time
+	after []func(context.Context) error
 }
+
+// OnOutboxWake adds a delivery that also runs when the outbox is woken
+// (webhooks share the wake-up: their events are queued the same way).
+func (a *Kernel) OnOutboxWake(fn func(context.Context) error) { a.outbox.after = append(a.outbox.after, fn) }
 
 // WakeOutbox asks the outbox waker to deliver soon. It is called inside
 // the enqueuing transaction; the waker waits for that transaction to end.
@@ -56,8 +61,10 @@ func (a *Kernel) RunOutboxWaker(ctx context.Context) {
 		if c, err := a.DB.W.Conn(ctx); err == nil {
 			c.Close()
 		}
-		if err := a.DeliverOutbox(ctx); err != nil && ctx.Err() == nil {
-			a.Log.Warn("outbox delivery", "err", err)
+		for _, deliver := range append([]func(context.Context) error{a.DeliverOutbox}, a.outbox.after...) {
+			if err := deliver(ctx); err != nil && ctx.Err() == nil {
+				a.Log.Warn("outbox delivery", "err", err)
+			}
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -40,6 +41,9 @@ func (a *Service) notifyClaimFiled(ctx context.Context, tx *sql.Tx, claimID int6
 	if err != nil {
 		return err
 	}
+	if err := a.emitClaim(ctx, tx, "claim.created", claimID, lid, method); err != nil {
+		return err
+	}
 	_, err = a.NotifyOwners(ctx, tx, lid, claimant, kernel.Notice{Kind: "claim",
 		Subject: "Someone claims " + name,
 		Text: who + " filed a claim to become an owner of " + name + " (claim " + fmt.Sprint(claimID) + ", proved by " + claimMethodWords[method] + ").\n\n" +
@@ -52,6 +56,9 @@ func (a *Service) notifyClaimFiled(ctx context.Context, tx *sql.Tx, claimID int6
 func (a *Service) notifyClaimGranted(ctx context.Context, tx *sql.Tx, claimID int64) error {
 	lid, claimant, name, slug, who, method, err := claimParties(ctx, tx, claimID)
 	if err != nil {
+		return err
+	}
+	if err := a.emitClaim(ctx, tx, "claim.verified", claimID, lid, method); err != nil {
 		return err
 	}
 	if _, err := a.Notify(ctx, tx, kernel.Notice{Kind: "claim", UserID: claimant, Subject: "You are now an owner of " + name,
@@ -114,4 +121,22 @@ func (a *Service) DisputeClaim(ctx context.Context, userID, claimID int64, reaso
 			fmt.Sprintf("Claim %d by %s disputed by an owner: %s", c.ID, c.Claimant, reason), a.NowText())
 		return err
 	})
+}
+
+// emitClaim sends a claim event to the listing's webhooks (the claimant's
+// email is not sent: integrations of the current owners get the claim).
+func (a *Service) emitClaim(ctx context.Context, tx *sql.Tx, typ string, claimID, listingID int64, method string) error {
+	return a.EmitEvent(ctx, tx, kernel.Event{Type: typ, ListingID: listingID, Data: map[string]any{
+		"listing": a.ListingRef(ctx, tx, listingID), "claim": map[string]any{"id": claimID, "method": method}}})
+}
+
+// emitUpdated sends listing.updated with the names of the changed fields.
+func (a *Service) emitUpdated(ctx context.Context, tx *sql.Tx, listingID int64, after map[string]any) error {
+	fields := make([]string, 0, len(after))
+	for k := range after {
+		fields = append(fields, k)
+	}
+	sort.Strings(fields)
+	return a.EmitEvent(ctx, tx, kernel.Event{Type: "listing.updated", ListingID: listingID, Data: map[string]any{
+		"listing": a.ListingRef(ctx, tx, listingID), "fields": fields}})
 }

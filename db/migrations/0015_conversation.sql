@@ -99,3 +99,67 @@ CREATE TABLE invoices (
   seller    TEXT NOT NULL,
   buyer     TEXT NOT NULL
 );
+
+-- Outbound webhooks (Standard Webhooks). An endpoint belongs to a person:
+-- scope 'owner' receives the events of the listings they own (and their own
+-- orders), scope 'site' (the site team's) every event. secret is the
+-- whsec_ signing secret sealed with AES-256-GCM under the server's key
+-- file (kernel/sealed.go), never stored in clear; previous_secret also
+-- signs until previous_until after a rotation. failures counts
+-- consecutive failed attempts; too many disable the endpoint.
+CREATE TABLE webhook_endpoints (
+  id              INTEGER PRIMARY KEY,
+  user_id         INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  scope           TEXT NOT NULL CHECK (scope IN ('owner','site')),
+  url             TEXT NOT NULL,
+  description     TEXT NOT NULL DEFAULT '',
+  events          TEXT NOT NULL,              -- JSON array of event types
+  secret          TEXT NOT NULL,
+  previous_secret TEXT NOT NULL DEFAULT '',
+  previous_until  TEXT,
+  status          TEXT NOT NULL DEFAULT 'enabled' CHECK (status IN ('enabled','disabled')),
+  disabled_reason TEXT NOT NULL DEFAULT '',
+  failures        INTEGER NOT NULL DEFAULT 0,
+  created_at      TEXT NOT NULL,
+  updated_at      TEXT NOT NULL
+);
+CREATE INDEX webhook_endpoints_user ON webhook_endpoints(user_id);
+
+-- One event (webhook-id msg_...), its type and JSON payload as sent.
+CREATE TABLE webhook_events (
+  id         TEXT PRIMARY KEY,
+  type       TEXT NOT NULL,
+  payload    TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+
+-- One event to one endpoint, retried with backoff until delivered or
+-- failed; a manual redelivery is a new row.
+CREATE TABLE webhook_deliveries (
+  id              INTEGER PRIMARY KEY,
+  endpoint_id     INTEGER NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+  event_id        TEXT NOT NULL REFERENCES webhook_events(id),
+  status          TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending','delivered','failed')),
+  attempts        INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at TEXT NOT NULL,
+  last_status     INTEGER NOT NULL DEFAULT 0,
+  last_latency_ms INTEGER NOT NULL DEFAULT 0,
+  last_response   TEXT NOT NULL DEFAULT '',
+  last_error      TEXT NOT NULL DEFAULT '',
+  created_at      TEXT NOT NULL,
+  delivered_at    TEXT
+);
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries(status, next_attempt_at);
+CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries(endpoint_id, id DESC);
+
+-- The delivery log: every attempt with its status, latency and response.
+CREATE TABLE webhook_attempts (
+  id           INTEGER PRIMARY KEY,
+  delivery_id  INTEGER NOT NULL REFERENCES webhook_deliveries(id) ON DELETE CASCADE,
+  attempted_at TEXT NOT NULL,
+  status_code  INTEGER NOT NULL DEFAULT 0,
+  latency_ms   INTEGER NOT NULL DEFAULT 0,
+  response     TEXT NOT NULL DEFAULT '',
+  error        TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX webhook_attempts_delivery ON webhook_attempts(delivery_id, id);
