@@ -70,6 +70,17 @@ func TestBrowserVisitorAsksMakerAnswers(t *testing.T) {
 	}
 	checkAxe(t, ctx, "email-settings")
 	screenshot(t, ctx, "email-settings")
+	// The founder area's webhooks page, with a new secret shown once.
+	err = chromedp.Do(ctx, chromedp.Navigate(e.URL+"/me/webhooks"),
+		chromedp.SendKeys(chromedp.CSS("#hook-url"), "https://hooks.example.com/launchdir"),
+		chromedp.Click(chromedp.CSS(`input[value="comment.created"]`)),
+		chromedp.Click(chromedp.CSS(`form[action="/me/webhooks"] button`)),
+		chromedp.WaitVisible(chromedp.CSS("#secret")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkAxe(t, ctx, "founder-webhooks")
+	screenshot(t, ctx, "founder-webhooks")
 }
 
 // shoot saves a screenshot of url at width w, and fails when the upcoming

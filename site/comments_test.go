@@ -174,3 +174,40 @@ func TestFounderDownloadsInvoice(t *testing.T) {
 		t.Fatalf("another's invoice: %d", pg.status)
 	}
 }
+
+func TestFounderWebhooksPage(t *testing.T) {
+	e := newAreaEnv(t)
+	owner, other := e.as(1), e.as(2)
+	pg := owner.post("/me/webhooks", "/me/webhooks", url.Values{"url": {"http://127.0.0.1/x"}, "events": {"order.paid"}})
+	if pg.status != 400 || !strings.Contains(pg.body, `value="http://127.0.0.1/x"`) || !strings.Contains(pg.body, "https") {
+		t.Fatalf("refused: %d %s", pg.status, pg.body)
+	}
+	pg = owner.post("/me/webhooks", "/me/webhooks", url.Values{"url": {"https://hooks.example.com/in"}, "events": {"order.paid", "comment.created"}})
+	if pg.status != 200 || !strings.Contains(pg.body, `<code id="secret">whsec_`) {
+		t.Fatalf("create: %d %s", pg.status, pg.body)
+	}
+	if pg := owner.get("/me/webhooks"); strings.Contains(pg.body, "whsec_") || !strings.Contains(pg.body, "https://hooks.example.com/in") {
+		t.Fatalf("list shows the secret or lacks the endpoint")
+	}
+	if pg := owner.get("/me/webhooks?log=1"); pg.status != 200 || !strings.Contains(pg.body, "No deliveries yet.") {
+		t.Fatalf("log: %d", pg.status)
+	}
+	if pg := other.get("/me/webhooks?log=1"); pg.status != 404 {
+		t.Fatalf("another's log: %d", pg.status)
+	}
+	if pg := other.post("/me/webhooks/1/delete", "/me/webhooks", url.Values{}); pg.status != 404 {
+		t.Fatalf("another's delete: %d", pg.status)
+	}
+	if pg := owner.post("/me/webhooks/1/rotate", "/me/webhooks", url.Values{}); !strings.Contains(pg.body, `<code id="secret">whsec_`) {
+		t.Fatalf("rotate: %d", pg.status)
+	}
+	if pg := owner.post("/me/webhooks/1/update", "/me/webhooks", url.Values{"enabled": {"0"}}); pg.status != 303 {
+		t.Fatalf("turn off: %d", pg.status)
+	}
+	if pg := owner.get("/me/webhooks"); !strings.Contains(pg.body, "turned off by its owner") {
+		t.Fatalf("status not shown")
+	}
+	if pg := owner.post("/me/webhooks/1/delete", "/me/webhooks", url.Values{}); pg.status != 303 {
+		t.Fatalf("delete: %d", pg.status)
+	}
+}
