@@ -12,6 +12,7 @@
 //	drafting   submit by URL, drafts           → owning (and crawl)
 //	webhooks   outbound events (Standard Webhooks)  (→ crawl's guarded client)
 //	conversation comments, notification emails
+//	digest     the weekly email digest and its archive
 //	owning     an owner's listing, claims      → people
 //	commerce   products, orders, VAT, promos
 //	people     accounts, sessions, votes, follows, reviews
@@ -29,6 +30,7 @@ import (
 	"launchdir/app/catalog"
 	"launchdir/app/commerce"
 	"launchdir/app/conversation"
+	"launchdir/app/digest"
 	"launchdir/app/drafting"
 	"launchdir/app/kernel"
 	"launchdir/app/owning"
@@ -54,6 +56,8 @@ type App struct {
 	Conversation *conversation.Service
 	// Webhooks: outbound events to owners' and the site team's endpoints.
 	Webhooks *webhooks.Service
+	// Digest: the weekly email digest and its archive.
+	Digest *digest.Service
 
 	extraJobs []kernel.Job
 }
@@ -71,6 +75,7 @@ func New(d *db.DB, cfg kernel.Config, log *slog.Logger) (*App, error) {
 	a.Conversation = conversation.New(k)
 	a.Webhooks = webhooks.New(k)
 	k.OnOutboxWake(a.Webhooks.Deliver)
+	a.Digest = digest.New(k)
 	t, err := ops.NewTable(a.operations())
 	if err != nil {
 		return nil, err
@@ -106,6 +111,7 @@ func (a *App) jobs() []kernel.Job {
 		{Name: "idempotency purge", Every: time.Hour, Run: a.PurgeIdempotency},
 		{Name: "outbox delivery", Every: 15 * time.Second, Run: a.DeliverOutbox},
 		{Name: "webhook delivery", Every: 10 * time.Second, Run: a.Webhooks.Deliver},
+		{Name: "weekly digest", Every: time.Hour, Run: a.Digest.SendDue},
 		{Name: "planner statistics", Every: time.Hour, Run: a.DB.Optimize},
 		{Name: "draft sweep", Every: time.Minute, Run: a.Drafting.SweepDrafts},
 		{Name: "launch awards", Every: time.Hour, Run: a.Catalog.AwardWeeks},

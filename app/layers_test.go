@@ -25,9 +25,10 @@ var allowedImports = map[string][]string{
 	"app/conversation": {"app/kernel", "db", "ops"},
 	// webhooks delivers through the crawler's SSRF-guarded client.
 	"app/webhooks": {"app/kernel", "crawl", "db", "ops"},
+	"app/digest":   {"app/kernel", "db", "ops"},
 	"app/drafting": {"app/kernel", "app/owning", "crawl", "db", "ops"},
 	"app/admin":    {"app/kernel", "app/people", "app/owning", "app/commerce", "db", "ops"},
-	"app": {"app/kernel", "app/catalog", "app/people", "app/commerce", "app/owning", "app/drafting", "app/admin", "app/conversation", "app/webhooks",
+	"app": {"app/kernel", "app/catalog", "app/people", "app/commerce", "app/owning", "app/drafting", "app/admin", "app/conversation", "app/webhooks", "app/digest",
 		"db", "ops"},
 }
 

@@ -81,6 +81,10 @@ func TestBrowserVisitorAsksMakerAnswers(t *testing.T) {
 	}
 	checkAxe(t, ctx, "founder-webhooks")
 	screenshot(t, ctx, "founder-webhooks")
+	for _, w := range []int64{1280, 320} {
+		shoot(t, ctx, e.URL+"/digests", w, "digest")
+	}
+	checkAxe(t, ctx, "digest")
 }
 
 // shoot saves a screenshot of url at width w, and fails when the upcoming
@@ -93,7 +97,7 @@ func shoot(t *testing.T, ctx context.Context, url string, w int64, name string) 
 		t.Fatal(err)
 	}
 	over, err := chromedp.Run(ctx, chromedp.Evaluate[bool](
-		`document.querySelector('.upcoming') ? document.documentElement.scrollWidth > window.innerWidth + 1 :
+		`document.querySelector('.upcoming, .digest-page') ? document.documentElement.scrollWidth > window.innerWidth + 1 :
 		 (c => [...c.querySelectorAll('*')].some(el => el.checkVisibility() && el.getBoundingClientRect().right > c.getBoundingClientRect().right + 1))(document.querySelector('.comments'))`))
 	if err != nil {
 		t.Fatal(err)

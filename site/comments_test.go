@@ -2,6 +2,7 @@ package site_test
 
 import (
 	"context"
+	"net/http/cookiejar"
 	"net/url"
 	"regexp"
 	"strings"
@@ -209,5 +210,51 @@ func TestFounderWebhooksPage(t *testing.T) {
 	}
 	if pg := owner.post("/me/webhooks/1/delete", "/me/webhooks", url.Values{}); pg.status != 303 {
 		t.Fatalf("delete: %d", pg.status)
+	}
+}
+
+func TestDigestPages(t *testing.T) {
+	e := newAreaEnv(t)
+	anon := e.as(0)
+	// A visitor's browser keeps the double-submit cookie of anonymous forms.
+	jar, _ := cookiejar.New(nil)
+	anon.c.Jar = jar
+	if pg := anon.get("/digests"); pg.status != 200 || !strings.Contains(pg.body, "No digest was sent yet.") {
+		t.Fatalf("index: %d", pg.status)
+	}
+	pg := anon.post("/digests", "/digests", url.Values{"email": {"not-an-email"}})
+	if pg.status != 400 || !strings.Contains(pg.body, `value="not-an-email"`) {
+		t.Fatalf("bad email: %d %s", pg.status, pg.body)
+	}
+	if pg := anon.post("/digests", "/digests", url.Values{"email": {"visitor@example.com"}}); pg.status != 200 || !strings.Contains(pg.body, "Check your inbox") {
+		t.Fatalf("subscribe: %d", pg.status)
+	}
+	var body string
+	e.DB.R.QueryRow(`SELECT body FROM outbox WHERE kind = 'digest_confirm'`).Scan(&body)
+	tok := regexp.MustCompile(`/digest/confirm/([a-z0-9]+)`).FindStringSubmatch(body)[1]
+	// Opening the link (as a mail scanner would) confirms nothing.
+	if pg := anon.get("/digest/confirm/" + tok); pg.status != 200 || !strings.Contains(pg.body, "Yes, send me the digest") {
+		t.Fatalf("confirm page: %d", pg.status)
+	}
+	var status string
+	e.DB.R.QueryRow(`SELECT status FROM digest_subscribers`).Scan(&status)
+	if status != "pending" {
+		t.Fatalf("GET confirmed: %s", status)
+	}
+	if pg := anon.post("/digest/confirm/"+tok, "/digest/confirm/"+tok, url.Values{}); pg.status != 200 || !strings.Contains(pg.body, "Confirmed") {
+		t.Fatalf("confirm: %d %s", pg.status, pg.body)
+	}
+	e.App.Now = func() time.Time { return time.Date(2026, 11, 23, 8, 0, 0, 0, time.UTC) }
+	e.App.Digest.SendDue(context.Background())
+	if pg := anon.get("/digests/2026-11-16"); pg.status != 200 || !strings.Contains(pg.body, "QuickBase") {
+		t.Fatalf("issue page: %d", pg.status)
+	}
+	if pg := anon.get("/digests/2026-11-09"); pg.status != 404 {
+		t.Fatalf("missing issue: %d", pg.status)
+	}
+	e.DB.R.QueryRow(`SELECT body FROM outbox WHERE kind = 'digest'`).Scan(&body)
+	unsub := regexp.MustCompile(`/digest/unsubscribe/([a-z0-9]+)`).FindStringSubmatch(body)[1]
+	if pg := anon.do("POST", "/digest/unsubscribe/"+unsub, "application/x-www-form-urlencoded", strings.NewReader("List-Unsubscribe=One-Click"), "Origin", "https://mail.example"); pg.status != 200 {
+		t.Fatalf("one-click: %d", pg.status)
 	}
 }

@@ -19,7 +19,7 @@ import (
 var pageNames = []string{"home", "listing", "categories", "category", "week", "leaderboards", "board",
 	"founders", "founder", "blog", "post", "awards", "search", "compare", "error",
 	"alternatives", "reviews", "signup", "signin", "reset-request", "reset", "unsubscribe", "following",
-	"upcoming", "notifications", "dispute"}
+	"upcoming", "notifications", "dispute", "digest", "digest_issue", "digest_link"}
 
 func (s *Site) parse() error {
 	s.pages = map[string]*template.Template{}

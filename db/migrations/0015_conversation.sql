@@ -163,3 +163,29 @@ CREATE TABLE webhook_attempts (
   error        TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX webhook_attempts_delivery ON webhook_attempts(delivery_id, id);
+
+-- The weekly digest: subscribers (visitors or accounts) confirm by an
+-- emailed link (double opt-in) before any digest is sent; each has a
+-- one-click unsubscribe link. Only hashes of the links' secrets are
+-- stored. digests is the archive: one per week, as sent.
+CREATE TABLE digest_subscribers (
+  id              INTEGER PRIMARY KEY,
+  email           TEXT NOT NULL UNIQUE COLLATE NOCASE,
+  status          TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending','confirmed','unsubscribed')),
+  confirm_hash    TEXT NOT NULL DEFAULT '',
+  unsub_hash      TEXT NOT NULL,
+  asked_at        TEXT NOT NULL,              -- last confirmation email
+  confirmed_at    TEXT,
+  unsubscribed_at TEXT,
+  created_at      TEXT NOT NULL
+);
+CREATE INDEX digest_subscribers_status ON digest_subscribers(status);
+
+CREATE TABLE digests (
+  week       TEXT PRIMARY KEY,   -- Monday of the week the digest looks back on
+  subject    TEXT NOT NULL,
+  text       TEXT NOT NULL,
+  html       TEXT NOT NULL,      -- the email's content, also the archive page's
+  recipients INTEGER NOT NULL,
+  created_at TEXT NOT NULL
+);
