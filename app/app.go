@@ -10,6 +10,9 @@
 //	app        composition: the operations table, the background jobs
 //	admin      the site team's work            → commerce, owning, people
 //	drafting   submit by URL, drafts           → owning (and crawl)
+//	webhooks   outbound events (Standard Webhooks)  (→ crawl's guarded client)
+//	conversation comments, notification emails
+//	digest     the weekly email digest and its archive
 //	owning     an owner's listing, claims      → people
 //	commerce   products, orders, VAT, promos
 //	people     accounts, sessions, votes, follows, reviews
@@ -26,10 +29,13 @@ import (
 	"launchdir/app/admin"
 	"launchdir/app/catalog"
 	"launchdir/app/commerce"
+	"launchdir/app/conversation"
+	"launchdir/app/digest"
 	"launchdir/app/drafting"
 	"launchdir/app/kernel"
 	"launchdir/app/owning"
 	"launchdir/app/people"
+	"launchdir/app/webhooks"
 	"launchdir/db"
 	"launchdir/ops"
 )
@@ -46,6 +52,12 @@ type App struct {
 	Drafting *drafting.Service
 	Commerce *commerce.Service
 	Admin    *admin.Service
+	// Conversation: comments, maker replies, notification settings.
+	Conversation *conversation.Service
+	// Webhooks: outbound events to owners' and the site team's endpoints.
+	Webhooks *webhooks.Service
+	// Digest: the weekly email digest and its archive.
+	Digest *digest.Service
 
 	extraJobs []kernel.Job
 }
@@ -60,6 +72,10 @@ func New(d *db.DB, cfg kernel.Config, log *slog.Logger) (*App, error) {
 	a.Drafting = drafting.New(k, a.Owning)
 	a.Commerce = commerce.New(k)
 	a.Admin = admin.New(k, a.Commerce)
+	a.Conversation = conversation.New(k)
+	a.Webhooks = webhooks.New(k)
+	k.OnOutboxWake(a.Webhooks.Deliver)
+	a.Digest = digest.New(k)
 	t, err := ops.NewTable(a.operations())
 	if err != nil {
 		return nil, err
@@ -75,11 +91,13 @@ func New(d *db.DB, cfg kernel.Config, log *slog.Logger) (*App, error) {
 func (a *App) operations() []*ops.Operation {
 	var list []*ops.Operation
 	for _, domain := range [][]*ops.Operation{
-		a.Catalog.Operations(),  // public reads
-		a.People.Operations(),   // the signed-in account
-		a.Drafting.Operations(), // submit by URL and drafts
-		a.Owning.Operations(),   // my listings, owner content, free launch, claims
-		a.Commerce.Operations(), // products and orders
+		a.Catalog.Operations(),      // public reads
+		a.People.Operations(),       // the signed-in account
+		a.Drafting.Operations(),     // submit by URL and drafts
+		a.Owning.Operations(),       // my listings, owner content, free launch, claims
+		a.Commerce.Operations(),     // products and orders
+		a.Conversation.Operations(), // comments, notification settings
+		a.Webhooks.Operations(),     // webhook endpoints and deliveries
 	} {
 		list = append(list, domain...)
 	}
@@ -92,6 +110,8 @@ func (a *App) jobs() []kernel.Job {
 		{Name: "launch scheduler", Every: time.Minute, Run: a.Catalog.GoLiveDue},
 		{Name: "idempotency purge", Every: time.Hour, Run: a.PurgeIdempotency},
 		{Name: "outbox delivery", Every: 15 * time.Second, Run: a.DeliverOutbox},
+		{Name: "webhook delivery", Every: 10 * time.Second, Run: a.Webhooks.Deliver},
+		{Name: "weekly digest", Every: time.Hour, Run: a.Digest.SendDue},
 		{Name: "planner statistics", Every: time.Hour, Run: a.DB.Optimize},
 		{Name: "draft sweep", Every: time.Minute, Run: a.Drafting.SweepDrafts},
 		{Name: "launch awards", Every: time.Hour, Run: a.Catalog.AwardWeeks},
@@ -109,8 +129,10 @@ func (a *App) AddJob(j kernel.Job) { a.extraJobs = append(a.extraJobs, j) }
 // RunBackground runs the draft workers and every job (once at start, then
 // on its interval) until ctx ends.
 func (a *App) RunBackground(ctx context.Context) {
-	done := make(chan struct{})
+	done, woken := make(chan struct{}), make(chan struct{})
 	go func() { a.Drafting.RunWorkers(ctx); close(done) }()
+	go func() { a.RunOutboxWaker(ctx); close(woken) }()
 	kernel.RunJobs(ctx, a.Log, a.jobs())
 	<-done
+	<-woken
 }

@@ -20,9 +20,15 @@ var allowedImports = map[string][]string{
 	"app/people":   {"app/kernel", "db", "ops"},
 	"app/commerce": {"app/kernel", "db", "ops"},
 	"app/owning":   {"app/kernel", "app/people", "db", "ops"},
+	// conversation reads people's and owners' tables in its own
+	// transactions; it needs no other domain's rules (see its package doc).
+	"app/conversation": {"app/kernel", "db", "ops"},
+	// webhooks delivers through the crawler's SSRF-guarded client.
+	"app/webhooks": {"app/kernel", "crawl", "db", "ops"},
+	"app/digest":   {"app/kernel", "db", "ops"},
 	"app/drafting": {"app/kernel", "app/owning", "crawl", "db", "ops"},
 	"app/admin":    {"app/kernel", "app/people", "app/owning", "app/commerce", "db", "ops"},
-	"app": {"app/kernel", "app/catalog", "app/people", "app/commerce", "app/owning", "app/drafting", "app/admin",
+	"app": {"app/kernel", "app/catalog", "app/people", "app/commerce", "app/owning", "app/drafting", "app/admin", "app/conversation", "app/webhooks", "app/digest",
 		"db", "ops"},
 }
 

@@ -358,6 +358,8 @@ var publicArgs = map[string]map[string]any{
 	"get_site_info":            {},
 	"search_listings":          {"q": "database", "per_page": 5},
 	"get_listing":              {"slug": "quickbase"},
+	"list_comments":            {"slug": "quickbase", "sort": "top"},
+	"get_comment":              {"comment_id": 1},
 	"get_alternatives":         {"slug": "quickbase"},
 	"compare_listings":         {"a": "quickbase", "b": "tablely"},
 	"list_categories":          {"include_empty": false},

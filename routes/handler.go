@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"launchdir/app/kernel"
 	"launchdir/ops"
 
 	"github.com/julienschmidt/httprouter"
@@ -31,7 +32,7 @@ func (s *Server) operationHandler(op *ops.Operation) httprouter.Handle {
 			writeProblem(w, r, err)
 			return
 		}
-		res, err := s.App.Exec.Call(r.Context(), op, p, args, r.Header.Get("Idempotency-Key"), nil)
+		res, err := s.App.Exec.Call(kernel.WithClientIP(r.Context(), s.ClientIP(r)), op, p, args, r.Header.Get("Idempotency-Key"), nil)
 		if err != nil {
 			writeProblem(w, r, err)
 			return

@@ -398,6 +398,7 @@ func TestProtocolEdges(t *testing.T) {
 // publicPaths gives every public GET a valid path on the fixture.
 var publicPaths = map[string]string{
 	"get_site_info": "/site", "search_listings": "/listings", "get_listing": "/listings/quickbase",
+	"list_comments": "/listings/quickbase/comments", "get_comment": "/comments/1",
 	"get_alternatives": "/listings/quickbase/alternatives", "compare_listings": "/compare?a=quickbase&b=tablely",
 	"list_categories": "/categories", "get_category": "/categories/developer-tools", "get_launch_week": "/launches/weeks/this",
 	"list_launches": "/launches", "get_leaderboard": "/leaderboards/community-all-time", "list_founders": "/founders",
@@ -433,7 +434,11 @@ func TestEveryPublicGETHasETag(t *testing.T) {
 func TestEveryPaginatedOperationBounds(t *testing.T) {
 	e := fixtureEnv(t)
 	key := apitest.Bearer(e.APIKey("owner@example.com"))
-	signed := map[string]string{"list_my_drafts": "/drafts", "list_my_listings": "/me/listings", "list_my_claims": "/claims", "list_my_orders": "/orders"}
+	signed := map[string]string{"list_my_drafts": "/drafts", "list_my_listings": "/me/listings", "list_my_claims": "/claims", "list_my_orders": "/orders",
+		"list_webhook_deliveries": "/me/webhooks/1/deliveries"}
+	if r := e.Do("POST", "/api/v1/me/webhooks", map[string]any{"url": "https://hooks.example.com/x", "events": []string{"order.paid"}}, key...); r.Status != 201 {
+		t.Fatalf("webhook: %d %s", r.Status, r.Body)
+	}
 	for _, op := range e.App.Table.Ops {
 		if !op.Paginated {
 			continue

@@ -226,7 +226,7 @@ func Start(ctx context.Context, c *Config, log *slog.Logger) (*Service, error) {
 	kernel.IdemTTL = c.IdemTTL
 	kernel.IdemStale = c.IdemStale
 	ops.ProblemTypeBase = c.BaseURL + "/problems/"
-	a, err := app.New(d, kernel.Config{BaseURL: c.BaseURL, VoteMinAccountAge: voteMinAge(c.VoteMinAge)}, log)
+	a, err := app.New(d, kernel.Config{BaseURL: c.BaseURL, VoteMinAccountAge: voteMinAge(c.VoteMinAge), KeyFile: c.DB + ".key"}, log)
 	if err != nil {
 		d.Close()
 		return nil, err

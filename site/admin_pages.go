@@ -51,6 +51,7 @@ func (s *Site) mountAdmin(srv *routes.Server) {
 	get("/admin/settings", s.adminSettings)
 	post("/admin/settings", s.adminSaveSettings)
 	get("/admin/audit", s.adminAudit)
+	s.mountAdminComments(srv)
 }
 
 func pageOf(r *http.Request) admin.AdminPage {
@@ -93,6 +94,7 @@ type moderationData struct {
 	Reviews  kernel.Page[admin.AdminReview]
 	Accounts kernel.Page[admin.AdminUser]
 	Q        string
+	Hidden   kernel.Page[admin.HiddenComment]
 }
 
 func (s *Site) adminModeration(w http.ResponseWriter, r *http.Request, _ httprouter.Params, uid int64) {
@@ -113,7 +115,12 @@ func (s *Site) adminModeration(w http.ResponseWriter, r *http.Request, _ httprou
 		s.areaError(w, r, uid, err)
 		return
 	}
-	s.renderArea(w, r, "admin_moderation", "Moderation", http.StatusOK, uid, moderationData{Reports: reports, Reviews: reviews, Accounts: accounts, Q: q}, "")
+	hidden, err := s.hiddenComments(r, uid)
+	if err != nil {
+		s.areaError(w, r, uid, err)
+		return
+	}
+	s.renderArea(w, r, "admin_moderation", "Moderation", http.StatusOK, uid, moderationData{Reports: reports, Reviews: reviews, Accounts: accounts, Q: q, Hidden: hidden}, "")
 }
 
 func (s *Site) adminModerate(w http.ResponseWriter, r *http.Request, _ httprouter.Params, uid int64) {

@@ -121,7 +121,8 @@ var adminGETs = []string{"/admin", "/admin/revisions", "/admin/revisions?listing
 
 var adminPOSTs = []string{"/admin/revisions/1/revert", "/admin/listings/moderate", "/admin/reviews/1/hide", "/admin/accounts/3/ban", "/admin/reports/1/dismiss",
 	"/admin/weeks/capacity", "/admin/weeks/move", "/admin/products/launch", "/admin/promos", "/admin/promos/X/pause",
-	"/admin/orders/LD-2026-000001/refund", "/admin/data/preview", "/admin/data/apply", "/admin/outbox/1/retry", "/admin/settings"}
+	"/admin/orders/LD-2026-000001/refund", "/admin/data/preview", "/admin/data/apply", "/admin/outbox/1/retry", "/admin/settings",
+	"/admin/comments/1/hide", "/admin/comments/1/restore"}
 
 func TestAdminPagesAreNotFoundForEveryoneElse(t *testing.T) {
 	e := newAreaEnv(t)

@@ -25,6 +25,7 @@ func (s *Site) mountFounder(srv *routes.Server) {
 	post("/me/keys/:id/revoke", s.founderRevokeKey)
 	get("/me/grants", s.founderGrants)
 	post("/me/grants/:id/revoke", s.founderRevokeGrant)
+	s.mountWebhooks(srv)
 }
 
 type keysData struct {

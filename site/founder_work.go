@@ -59,6 +59,7 @@ func (s *Site) mountFounderWork(srv *routes.Server) {
 	post("/me/listings/:id/milestones/:mid/delete", s.myListingMilestoneDelete)
 	get("/me/orders", s.myOrders)
 	get("/me/orders/:number", s.myOrder)
+	s.mountInvoice(srv)
 	get("/me/claims", s.myClaims)
 	post("/me/claims", s.myClaimNew)
 	post("/me/claims/:id/verify", s.myClaimVerify)

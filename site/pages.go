@@ -134,14 +134,23 @@ type listingData struct {
 	ReviewTotal  int
 	Done         string
 	Awards       list[db.Award]
+	Comments     *commentsData
 }
 
 func (s *Site) listing(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	s.showListing(w, r, ps.ByName("slug"), nil, http.StatusOK)
+}
+
+// showListing renders a listing's page; form is a refused comment form to
+// show again (with status), nil otherwise. An upcoming listing has its
+// own page.
+func (s *Site) showListing(w http.ResponseWriter, r *http.Request, slug string, form *commentForm, status int) {
 	ctx := r.Context()
-	slug := ps.ByName("slug")
 	d := listingData{L: &db.Listing{}}
 	if err := s.call(ctx, "get_listing", map[string]string{"slug": slug}, d.L); err != nil {
-		s.errorPage(w, r, err)
+		if ops.AsError(err).Code != ops.CodeNotFound || !s.upcoming(w, r, slug, form, status) {
+			s.errorPage(w, r, err)
+		}
 		return
 	}
 	err := parallel(
@@ -175,6 +184,11 @@ func (s *Site) listing(w http.ResponseWriter, r *http.Request, ps httprouter.Par
 		}
 		d.Done = doneNotes[r.URL.Query().Get("done")]
 	}
+	if d.Comments, err = s.comments(r, slug, d.L.Name, p.Person, derefForm(form)); err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	p.Status, p.Path = status, "/listings/"+slug
 	s.render(w, r, "listing", p)
 }
 

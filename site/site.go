@@ -99,6 +99,8 @@ func Mount(srv *routes.Server, a *app.App, people People) (*Site, error) {
 	})
 	if people != nil {
 		s.mountPeople(srv)
+		s.mountConversation(srv)
+		s.mountDigest(srv)
 	}
 	if err := s.mountArea(srv); err != nil {
 		return nil, err

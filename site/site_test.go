@@ -183,10 +183,13 @@ func testFormPages(t *testing.T, e *apitest.Env) {
 }
 
 func testNotFoundPages(t *testing.T, e *apitest.Env) {
-	var scheduled string // an upcoming listing's profile opens at launch
+	var scheduled string // an upcoming listing has its own page (issue 22), not the profile
 	e.DB.R.QueryRow(`SELECT slug FROM listings WHERE status = 'scheduled' LIMIT 1`).Scan(&scheduled)
+	if r := e.Do("GET", "/listings/"+scheduled, nil); r.Status != 200 || !strings.Contains(string(r.Body), "Launching soon") {
+		t.Errorf("upcoming %s: %d", scheduled, r.Status)
+	}
 	for _, p := range []string{"/listings/no-such-listing", "/categories/no-such-category", "/founders/nobody-here", "/blog/no-such-post",
-		"/leaderboards/no-such-board", "/launches/2031-01-05", "/nothing-here", "/listings/UPPER", "/listings/" + scheduled, "/listings/no-such-listing/alternatives", "/listings/no-such-listing/reviews", "/sitemaps/listings-999.xml",
+		"/leaderboards/no-such-board", "/launches/2031-01-05", "/nothing-here", "/listings/UPPER", "/listings/no-such-listing/alternatives", "/listings/no-such-listing/reviews", "/sitemaps/listings-999.xml",
 		"/sitemaps/other.xml", "/launches/someday", "/compare?a=no-such&b=nope"} {
 		r := e.Do("GET", p, nil)
 		if r.Status != http.StatusNotFound {

@@ -1,7 +1,6 @@
 package site
 
 import (
-	"bytes"
 	"fmt"
 	"html/template"
 	"math"
@@ -11,11 +10,10 @@ import (
 	"strings"
 	"time"
 
+	"launchdir/app/kernel"
 	"launchdir/db"
 	"launchdir/ops"
 
-	"github.com/microcosm-cc/bluemonday"
-	"github.com/yuin/goldmark"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -23,13 +21,14 @@ import (
 // pageNames are the templates under templates/, each rendered inside layout.html.
 var pageNames = []string{"home", "listing", "categories", "category", "week", "leaderboards", "board",
 	"founders", "founder", "blog", "post", "awards", "search", "compare", "error",
-	"alternatives", "reviews", "signup", "signin", "reset-request", "reset", "unsubscribe", "following"}
+	"alternatives", "reviews", "signup", "signin", "reset-request", "reset", "unsubscribe", "following",
+	"upcoming", "notifications", "dispute", "digest", "digest_issue", "digest_link"}
 
 func (s *Site) parse() error {
 	s.pages = map[string]*template.Template{}
 	for _, name := range pageNames {
 		t, err := template.New(name).Funcs(funcs).ParseFS(templateFS,
-			"templates/parts.html", "templates/"+name+".html")
+			"templates/parts.html", "templates/comments.html", "templates/"+name+".html")
 		if err != nil {
 			return fmt.Errorf("site template %s: %w", name, err)
 		}
@@ -37,11 +36,6 @@ func (s *Site) parse() error {
 	}
 	return nil
 }
-
-var (
-	md        = goldmark.New()
-	sanitizer = bluemonday.UGCPolicy()
-)
 
 var funcs = template.FuncMap{
 	"markdown":   renderMarkdown,
@@ -73,16 +67,10 @@ var funcs = template.FuncMap{
 	},
 }
 
-// renderMarkdown turns a blog post's Markdown into sanitised HTML: the
-// renderer escapes raw HTML by default and bluemonday removes anything
-// unsafe that links or images could still carry.
-func renderMarkdown(src string) template.HTML {
-	var buf bytes.Buffer
-	if err := md.Convert([]byte(src), &buf); err != nil {
-		return template.HTML(template.HTMLEscapeString(src))
-	}
-	return template.HTML(sanitizer.SanitizeBytes(buf.Bytes()))
-}
+// renderMarkdown turns a blog post's Markdown into sanitised HTML; the
+// rule (renderer and sanitiser) is the business layer's, shared with
+// comments.
+func renderMarkdown(src string) template.HTML { return template.HTML(kernel.RenderMarkdown(src)) }
 
 func paragraphs(s string) []string {
 	var out []string

@@ -88,3 +88,7 @@ INSERT INTO interview_questions(id, position, question, hint) VALUES
 
 UPDATE categories SET live_count = (SELECT count(DISTINCT lc.listing_id) FROM listing_categories lc JOIN listings l ON l.id = lc.listing_id
   JOIN categories k ON k.id = lc.category_id WHERE l.status = 'live' AND (k.id = categories.id OR k.parent_id = categories.id));
+
+-- A comment (issue 22) so the public comment reads have something to show.
+INSERT INTO comments(id, listing_id, user_id, body, created_at) VALUES
+ (1,1,3,'Does QuickBase sync *both ways*?','2026-11-17T10:00:00Z');

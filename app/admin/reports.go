@@ -17,7 +17,7 @@ import (
 // Report is one report in the queue.
 type Report struct {
 	ID            int64  `json:"id"`
-	Kind          string `json:"kind"` // listing or review
+	Kind          string `json:"kind"` // listing, review or comment
 	ListingID     int64  `json:"listing_id"`
 	ListingName   string `json:"listing_name"`
 	ListingSlug   string `json:"listing_slug"`
@@ -25,6 +25,9 @@ type Report struct {
 	ReviewID      int64  `json:"review_id,omitempty"`
 	ReviewText    string `json:"review_text,omitempty"`
 	ReviewHidden  bool   `json:"review_hidden,omitempty"`
+	CommentID     int64  `json:"comment_id,omitempty"`
+	CommentText   string `json:"comment_text,omitempty"`
+	CommentHidden bool   `json:"comment_hidden,omitempty"`
 	Reason        string `json:"reason"`
 	ReporterEmail string `json:"reporter_email"`
 	Status        string `json:"status"`
@@ -57,8 +60,10 @@ func (a *Service) ListReports(ctx context.Context, adminID int64, status string,
 		order = "r.id"
 	}
 	rows, err := a.DB.R.QueryContext(ctx, `SELECT r.id, r.kind, r.listing_id, l.name, l.slug, l.status, coalesce(r.review_id, 0),
-		coalesce(v.body, ''), v.hidden_at IS NOT NULL, r.reason, coalesce(u.email, ''), r.status, r.created_at
+		coalesce(v.body, ''), v.hidden_at IS NOT NULL, coalesce(r.comment_id, 0), coalesce(cm.body, ''), cm.hidden_at IS NOT NULL,
+		r.reason, coalesce(u.email, ''), r.status, r.created_at
 		FROM reports r JOIN listings l ON l.id = r.listing_id LEFT JOIN reviews v ON v.id = r.review_id
+		LEFT JOIN comments cm ON cm.id = r.comment_id
 		LEFT JOIN users u ON u.id = r.user_id WHERE r.status = ? ORDER BY `+order+` LIMIT ? OFFSET ?`, status, per, off)
 	if err != nil {
 		return out, err
@@ -67,7 +72,7 @@ func (a *Service) ListReports(ctx context.Context, adminID int64, status string,
 	for rows.Next() {
 		var r Report
 		if err := rows.Scan(&r.ID, &r.Kind, &r.ListingID, &r.ListingName, &r.ListingSlug, &r.ListingStatus, &r.ReviewID,
-			&r.ReviewText, &r.ReviewHidden, &r.Reason, &r.ReporterEmail, &r.Status, &r.CreatedAt); err != nil {
+			&r.ReviewText, &r.ReviewHidden, &r.CommentID, &r.CommentText, &r.CommentHidden, &r.Reason, &r.ReporterEmail, &r.Status, &r.CreatedAt); err != nil {
 			return out, err
 		}
 		out.Items = append(out.Items, r)

@@ -139,9 +139,15 @@ func (e *effects) launch(listing int64, week string) error {
 	case status == "live":
 		return nil // a live free listing is upgraded in place
 	case week == "" || week <= e.thisWeek:
-		return e.exec(`UPDATE listings SET status = 'live', launched_at = ?, launch_week = ? WHERE id = ?`, e.now, e.thisWeek, listing)
+		if err := e.exec(`UPDATE listings SET status = 'live', launched_at = ?, launch_week = ? WHERE id = ?`, e.now, e.thisWeek, listing); err != nil {
+			return err
+		}
+		return e.a.NotifyWentLive(e.ctx, e.tx, listing)
 	default:
-		return e.exec(`UPDATE listings SET status = 'scheduled', launch_week = ?, launched_at = NULL WHERE id = ?`, week, listing)
+		if err := e.exec(`UPDATE listings SET status = 'scheduled', launch_week = ?, launched_at = NULL WHERE id = ?`, week, listing); err != nil {
+			return err
+		}
+		return e.a.NotifyScheduled(e.ctx, e.tx, listing, 0)
 	}
 }
 
@@ -157,7 +163,10 @@ func (e *effects) relaunch(listing int64, week string) error {
 		ON CONFLICT(week, listing_id) DO UPDATE SET relaunch = 1`, week, listing); err != nil {
 		return err
 	}
-	return e.exec(`UPDATE listings SET updated_at = ? WHERE id = ?`, e.now, listing)
+	if err := e.exec(`UPDATE listings SET updated_at = ? WHERE id = ?`, e.now, listing); err != nil {
+		return err
+	}
+	return e.a.NotifyRelaunch(e.ctx, e.tx, listing, week)
 }
 
 func (e *effects) featured(listing int64, week string) error {

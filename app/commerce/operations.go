@@ -3,6 +3,7 @@ package commerce
 import (
 	"context"
 	"database/sql"
+	"encoding/base64"
 	"fmt"
 
 	"launchdir/app/kernel"
@@ -66,7 +67,20 @@ func (a *Service) Operations() []*ops.Operation {
 			Summary:     "Cancel one of your unpaid orders",
 			Description: "A pending order becomes canceled: its checkout link stops working and the weeks and slots it held are free again. A paid, failed, expired or canceled order is refused with its status.",
 			Params:      []ops.Param{kernel.PathParam("number", orderNumberSchema)}, Handler: a.cancelOrder},
+		{ID: "get_invoice", Output: ops.Out[Invoice](), Method: "GET", Path: "/orders/:number/invoice", Toolset: "orders", Scope: ops.ScopeAccountRead,
+			Summary:     "The VAT invoice of one of your paid orders",
+			Description: "Invoice number (gap-free sequence), issue date, seller and customer details with VAT numbers, the VAT wording (reverse charge where it applies) and the PDF as pdf_base64. Orders not paid have no invoice (404).",
+			Params:      []ops.Param{kernel.PathParam("number", orderNumberSchema)}, Handler: a.getInvoice},
 	}
+}
+
+func (a *Service) getInvoice(ctx context.Context, in *ops.Input) (any, error) {
+	inv, pdf, err := a.InvoiceFor(ctx, in.UserID(), in.Str("number"))
+	if err != nil {
+		return nil, err
+	}
+	inv.PDFBase64 = base64.StdEncoding.EncodeToString(pdf)
+	return inv, nil
 }
 
 // prepareOrder runs the checks that come before pricing: the promo guess

@@ -381,6 +381,16 @@ func (a *Service) ConfirmPayment(ctx context.Context, number, provider, provider
 		if err := a.applyEffects(ctx, tx, id); err != nil {
 			return err
 		}
+		seq, err := a.issueInvoice(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if err := a.receipt(ctx, tx, id, seq); err != nil {
+			return err
+		}
+		if err := a.emitPaid(ctx, tx, id, seq); err != nil {
+			return err
+		}
 		applied = true
 		return nil
 	})

@@ -26,6 +26,9 @@ type Config struct {
 	// VoteMinAccountAge: votes of younger accounts are stored but not
 	// counted (0 means the default, 24 h; negative means no minimum).
 	VoteMinAccountAge time.Duration
+	// KeyFile holds the key that seals secrets the service must use again
+	// (webhook signing secrets); see sealed.go. Empty: a per-process key.
+	KeyFile string
 }
 
 // Kernel is what every domain service embeds: one per process, shared by
@@ -37,6 +40,9 @@ type Kernel struct {
 	Now func() time.Time
 	// Ext is the outside world (web fetcher, DNS, mailer); see SetExternals.
 	Ext Externals
+
+	outbox outboxState
+	seal   sealKey
 }
 
 // New builds the kernel with offline externals.
@@ -47,7 +53,7 @@ func New(d *db.DB, cfg Config, log *slog.Logger) *Kernel {
 	if cfg.SiteKey == "" {
 		cfg.SiteKey = "main"
 	}
-	k := &Kernel{DB: d, Cfg: cfg, Log: log, Now: time.Now}
+	k := &Kernel{DB: d, Cfg: cfg, Log: log, Now: time.Now, outbox: outboxState{wake: make(chan struct{}, 1)}}
 	k.SetExternals(Externals{})
 	return k
 }

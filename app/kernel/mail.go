@@ -42,6 +42,7 @@ func (a *Kernel) EnqueueMessage(ctx context.Context, tx *sql.Tx, m Email) error 
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO outbox(kind, to_addr, subject, body, html, headers, next_attempt_at, created_at) VALUES(?,?,?,?,?,?,?,?)`,
 		m.Kind, m.To, m.Subject, m.Text, m.HTML, headers, now, now)
+	a.WakeOutbox()
 	return err
 }
 

@@ -117,6 +117,9 @@ func (a *Service) claimListing(ctx context.Context, in *ops.Input) (any, error) 
 		if c.ID, err = res.LastInsertId(); err != nil {
 			return err
 		}
+		if err := a.notifyClaimFiled(ctx, tx, c.ID); err != nil {
+			return err
+		}
 		if method == "email" {
 			link := a.Cfg.BaseURL + "/claims/email/" + url.PathEscape(token)
 			body := fmt.Sprintf("Someone asked to claim %s on %s with this address.\n\nTo confirm, open:\n%s\n\nIf this was not you, ignore this email.", slug, a.Cfg.SiteName, link)
@@ -286,6 +289,9 @@ func (a *Service) grantClaim(ctx context.Context, tx *sql.Tx, claimID int64) err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO listing_owners(listing_id, user_id, role, created_at) VALUES(?,?,'claimed',?)`,
 		listingID, userID, now); err != nil {
+		return err
+	}
+	if err := a.notifyClaimGranted(ctx, tx, claimID); err != nil {
 		return err
 	}
 	return a.Revise(ctx, tx, "listing_owner", listingID, listingID, userID, "verify_claim", nil, map[string]any{"claim_id": claimID, "role": "claimed"})

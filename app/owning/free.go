@@ -54,6 +54,9 @@ func (a *Service) chooseFreeListing(ctx context.Context, in *ops.Input) (any, er
 		if err != nil {
 			return err
 		}
+		if err := a.NotifyScheduled(ctx, tx, id, 0); err != nil {
+			return err
+		}
 		return a.Revise(ctx, tx, "listing_status", id, id, uid, "choose_free_listing",
 			map[string]any{"status": status}, map[string]any{"status": "scheduled", "launch_week": week})
 	})

@@ -310,6 +310,9 @@ func (a *Service) updateMyListing(ctx context.Context, in *ops.Input) (any, erro
 		if err := a.Revise(ctx, q, "listing", id, id, uid, "update_my_listing", before, after); err != nil {
 			return err
 		}
+		if err := a.emitUpdated(ctx, tx, id, after); err != nil {
+			return err
+		}
 		if out, err = a.readOwnerListing(ctx, q, uid, id, extras); err != nil {
 			return err
 		}

@@ -250,8 +250,14 @@ func (a *Service) Following(ctx context.Context, userID int64, page, perPage int
 // Unsubscribe stops update emails of one listing for the follower an email
 // was sent to (the person still follows it). The link works repeatedly
 // for a year.
+//
+// A notification email's link (kernel.Notify) turns off that kind of
+// email instead.
 func (a *Service) Unsubscribe(ctx context.Context, token string) error {
 	return a.DB.Tx(ctx, func(tx *sql.Tx) error {
+		if found, err := a.UnsubscribeNotification(ctx, tx, token); found || err != nil {
+			return err
+		}
 		uid, lid, err := a.useToken(ctx, tx, "unsubscribe", token, "token", true)
 		if err != nil {
 			return err
@@ -379,6 +385,9 @@ func (a *Service) SaveReview(ctx context.Context, userID int64, slug string, rat
 				return err
 			}
 			id, _ = res.LastInsertId()
+			if err := a.NotifyReview(ctx, tx, l.ID, userID, author, rating, body); err != nil {
+				return err
+			}
 			return moveRating(ctx, tx, l.ID, false, 0, genuine, rating)
 		case err == nil:
 			if _, err := tx.ExecContext(ctx, `UPDATE reviews SET author_name = ?, rating = ?, body = ?, genuine = ?, updated_at = ? WHERE id = ?`,
