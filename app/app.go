@@ -8,8 +8,9 @@
 // name the domains it uses), checked by TestImportsOnlyGoDown:
 //
 //	app        composition: the operations table, the background jobs
-//	admin      the site team's work            → commerce, owning, people
-//	drafting   submit by URL, drafts           → owning (and crawl)
+//	admin      the site team's work            → commerce, media, owning, people
+//	drafting   submit by URL, drafts           → media, owning (and crawl)
+//	media      images: storage, owner uploads, social cards → owning
 //	owning     an owner's listing, claims      → people
 //	commerce   products, orders, VAT, promos
 //	people     accounts, sessions, votes, follows, reviews
@@ -28,6 +29,7 @@ import (
 	"launchdir/app/commerce"
 	"launchdir/app/drafting"
 	"launchdir/app/kernel"
+	"launchdir/app/media"
 	"launchdir/app/owning"
 	"launchdir/app/people"
 	"launchdir/db"
@@ -43,6 +45,7 @@ type App struct {
 	Catalog  *catalog.Service
 	People   *people.Service
 	Owning   *owning.Service
+	Media    *media.Service
 	Drafting *drafting.Service
 	Commerce *commerce.Service
 	Admin    *admin.Service
@@ -57,9 +60,10 @@ func New(d *db.DB, cfg kernel.Config, log *slog.Logger) (*App, error) {
 	a.Catalog = catalog.New(k)
 	a.People = people.New(k)
 	a.Owning = owning.New(k, a.People)
-	a.Drafting = drafting.New(k, a.Owning)
+	a.Media = media.New(k)
+	a.Drafting = drafting.New(k, a.Owning, a.Media)
 	a.Commerce = commerce.New(k)
-	a.Admin = admin.New(k, a.Commerce)
+	a.Admin = admin.New(k, a.Commerce, a.Media)
 	t, err := ops.NewTable(a.operations())
 	if err != nil {
 		return nil, err
@@ -79,6 +83,7 @@ func (a *App) operations() []*ops.Operation {
 		a.People.Operations(),   // the signed-in account
 		a.Drafting.Operations(), // submit by URL and drafts
 		a.Owning.Operations(),   // my listings, owner content, free launch, claims
+		a.Media.Operations(),    // logos, screenshots, avatars
 		a.Commerce.Operations(), // products and orders
 	} {
 		list = append(list, domain...)

@@ -20,9 +20,10 @@ var allowedImports = map[string][]string{
 	"app/people":   {"app/kernel", "db", "ops"},
 	"app/commerce": {"app/kernel", "db", "ops"},
 	"app/owning":   {"app/kernel", "app/people", "db", "ops"},
-	"app/drafting": {"app/kernel", "app/owning", "crawl", "db", "ops"},
-	"app/admin":    {"app/kernel", "app/people", "app/owning", "app/commerce", "db", "ops"},
-	"app": {"app/kernel", "app/catalog", "app/people", "app/commerce", "app/owning", "app/drafting", "app/admin",
+	"app/media":    {"app/kernel", "db", "ops"},
+	"app/drafting": {"app/kernel", "app/owning", "app/media", "crawl", "db", "ops"},
+	"app/admin":    {"app/kernel", "app/people", "app/owning", "app/commerce", "app/media", "db", "ops"},
+	"app": {"app/kernel", "app/catalog", "app/people", "app/commerce", "app/owning", "app/media", "app/drafting", "app/admin",
 		"db", "ops"},
 }
 

@@ -96,6 +96,12 @@ var signedInPaths = map[string]struct {
 	"create_checkout":     {"/orders/checkout", map[string]any{"items": []any{map[string]any{"product": "ai_review", "listing_id": 1}}, "billing_country": "US"}},
 	"list_my_orders":      {"/orders", nil},
 	"get_order":           {"/orders/LD-2026-000001", nil},
+	"set_listing_logo":    {"/me/listings/1/logo", map[string]any{"image_url": "http://127.0.0.1:1/logo.png"}},
+	"delete_listing_logo": {"/me/listings/1/logo", nil},
+	"add_screenshot":      {"/me/listings/1/screenshots", map[string]any{"image_url": "http://127.0.0.1:1/s.png"}},
+	"delete_screenshot":   {"/me/listings/1/screenshots/1", nil},
+	"reorder_screenshots": {"/me/listings/1/screenshots", map[string]any{"ids": []any{1}}},
+	"set_founder_avatar":  {"/me/listings/1/founders/ada/avatar", map[string]any{"image_url": "http://127.0.0.1:1/a.png"}},
 }
 
 func TestSignedInAuthMatrix(t *testing.T) {

@@ -315,7 +315,7 @@ func wireExternals(a *app.App, c *Config) error {
 		UserAgent:    "launchdirbot/" + kernel.Version + " (+" + c.BaseURL + "/bot)",
 		AllowPrivate: c.CrawlPrivate, MaxPages: c.CrawlMaxPages, MaxBytes: c.CrawlMaxBytes, Timeout: c.CrawlTimeout,
 	})
-	x := kernel.Externals{Fetcher: cr}
+	x := kernel.Externals{Fetcher: cr, Images: cr}
 	if c.SMTPURL != "" {
 		m, err := mailer.New(c.SMTPURL)
 		if err != nil {

@@ -52,7 +52,7 @@ func (s *Site) mountArea(srv *routes.Server) error {
 		if name == "admin_parts" {
 			continue
 		}
-		t, err := template.New(name).Funcs(funcs).Funcs(areaFuncs).ParseFS(templateFS, "templates/parts.html")
+		t, err := template.New(name).Funcs(funcs).Funcs(areaFuncs).Funcs(s.mediaFuncs()).ParseFS(templateFS, "templates/parts.html")
 		if err == nil {
 			t, err = t.ParseFS(areaFS, "templates/admin_parts.html", "templates/"+e.Name())
 		}
