@@ -9,57 +9,21 @@ import (
 
 	"launchdir/app/media"
 	"launchdir/db"
+	"launchdir/routes"
 
 	"github.com/julienschmidt/httprouter"
 )
 
-// Images are served from the site's own origin, under content-hashed URLs
-// that never change meaning, so they are cached for a year. The headers
-// make a stored file inert even if a browser is pointed at it directly:
-// nosniff pins the declared type, and "sandbox" gives any document the
-// browser might still build from it an opaque origin with no script.
-const mediaHeaders = "public, max-age=31536000, immutable"
-
-func setImageHeaders(h http.Header, contentType string) {
-	h.Set("Content-Type", contentType)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Content-Security-Policy", "sandbox; default-src 'none'")
-	h.Set("Cross-Origin-Resource-Policy", "same-site")
-}
+// Stored images (/media/) are served by the routes door (routes/media.go),
+// so an API-only server has them too; the site adds the favicon and the
+// social cards, with the same inert headers.
+func setImageHeaders(h http.Header, contentType string) { routes.SetImageHeaders(h, contentType) }
 
 // mountMedia registers the image routes.
 func (s *Site) mountMedia(get func(string, func(http.ResponseWriter, *http.Request, httprouter.Params))) {
-	get("/media/:file", s.mediaFile)
 	get("/favicon.ico", s.favicon)
 	get("/apple-touch-icon.png", s.touchIcon)
 	get("/og/:kind/:file", s.socialCard)
-}
-
-// mediaFile serves one stored variant: /media/<hash>-<variant>.<ext>.
-func (s *Site) mediaFile(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
-	hash, variant, ext, ok := media.ParsePath("/media/" + ps.ByName("file"))
-	if !ok {
-		s.notFound(w, r, "There is no image at "+r.URL.Path+".")
-		return
-	}
-	b, err := s.App.Media.Get(r.Context(), hash, variant)
-	if err != nil || (ext == "jpg") != (b.ContentType == "image/jpeg") {
-		if err != nil && !db.IsNoRows(err) {
-			s.App.Log.Error("media read", "path", r.URL.Path, "err", err)
-		}
-		s.notFound(w, r, "There is no image at "+r.URL.Path+".")
-		return
-	}
-	setImageHeaders(w.Header(), b.ContentType)
-	etag := `"` + hash + "-" + variant + `"`
-	w.Header().Set("ETag", etag)
-	w.Header().Set("Cache-Control", mediaHeaders)
-	if etagMatch(r.Header.Get("If-None-Match"), etag) {
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
-	w.Header().Set("Content-Length", strconv.Itoa(len(b.Bytes)))
-	w.Write(b.Bytes)
 }
 
 // favicon is the site team's icon or one drawn from the site's name; its

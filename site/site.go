@@ -125,7 +125,7 @@ func (s *Site) pageHandler(h func(http.ResponseWriter, *http.Request, httprouter
 
 // isMachinePath keeps problem+json 404s for the API, MCP and OAuth doors.
 func isMachinePath(p string) bool {
-	for _, pre := range []string{"/api/", "/mcp", "/oauth", "/.well-known/", "/badges/", "/problems/", "/webhooks/"} {
+	for _, pre := range []string{"/api/", "/mcp", "/oauth", "/.well-known/", "/badges/", "/media/", "/problems/", "/webhooks/"} {
 		if strings.HasPrefix(p, pre) {
 			return true
 		}

@@ -5,7 +5,7 @@ import (
 	"encoding/binary"
 )
 
-// looksLikeSVG reports an XML or SVG document, however it is named or
+// looksLikeSVG reports an SVG, XML or HTML document, however it is named or
 // typed. SVG is refused outright rather than sanitised: a safe subset is a
 // parser we would have to keep right forever, and rasterising needs a
 // renderer we do not ship.

@@ -103,6 +103,9 @@ func Process(ctx context.Context, data []byte, kind Kind) (*Processed, error) {
 	}
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
+		if knownMagic(data) {
+			return nil, bad("could not be decoded: the file is damaged or truncated")
+		}
 		return nil, bad("is not a PNG, JPEG, GIF or WebP image (the file's content decides, not its name)")
 	}
 	if err := checkSize(cfg.Width, cfg.Height); err != nil {
@@ -112,13 +115,18 @@ func Process(ctx context.Context, data []byte, kind Kind) (*Processed, error) {
 	if err != nil {
 		return nil, err
 	}
+	img = preshrink(img, specs)
 	p := &Processed{Hash: hashOf(kind, data), Kind: kind, Width: cfg.Width, Height: cfg.Height}
-	for _, s := range specs {
-		v, err := encodeVariant(img, s)
+	// Largest first, each drawn from the one before: the good filter then
+	// reads the big source once.
+	p.Variants = make([]Variant, len(specs))
+	src := img
+	for i := len(specs) - 1; i >= 0; i-- {
+		v, drawn, err := encodeVariant(src, specs[i])
 		if err != nil {
 			return nil, err
 		}
-		p.Variants = append(p.Variants, v)
+		p.Variants[i], src = v, drawn
 	}
 	return p, nil
 }
@@ -132,7 +140,7 @@ func checkBytes(data []byte) error {
 	case len(data) > MaxBytes:
 		return bad("is %d bytes; the limit is %d bytes (5 MiB)", len(data), MaxBytes)
 	case looksLikeSVG(data):
-		return bad("is an SVG: SVG is refused (it can carry script); upload a PNG, JPEG, GIF or WebP")
+		return bad("is SVG or other markup, which is refused (it can carry script); upload a PNG, JPEG, GIF or WebP")
 	}
 	if why := polyglot(data); why != "" {
 		return bad("is refused: %s", why)
@@ -178,7 +186,7 @@ func decodeWithin(ctx context.Context, data []byte, format string) (image.Image,
 		}
 		ch <- result{img, err}
 	}()
-	t := time.NewTimer(DecodeTimeout)
+	t := time.NewTimer(decodeTimeout)
 	defer t.Stop()
 	select {
 	case r := <-ch:
@@ -187,10 +195,39 @@ func decodeWithin(ctx context.Context, data []byte, format string) (image.Image,
 		}
 		return r.img, nil
 	case <-t.C:
-		return nil, bad("took longer than the %s decode limit", DecodeTimeout)
+		return nil, bad("took longer than the %s decode limit", decodeTimeout)
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// decodeTimeout is DecodeTimeout; tests shorten it to see the refusal.
+var decodeTimeout = DecodeTimeout
+
+// preshrink scales a large image down with a fast filter to twice what
+// the largest variant needs, so the good filter of each variant works on a
+// few hundred thousand pixels, not 24 million.
+func preshrink(img image.Image, specs []variantSpec) image.Image {
+	b := img.Bounds()
+	need := 0.0 // the largest scale any variant is drawn at
+	for _, s := range specs {
+		side := max(b.Dx(), b.Dy())
+		switch {
+		case s.Square:
+			side = min(b.Dx(), b.Dy())
+		case s.JPEG:
+			side = b.Dx()
+		}
+		need = max(need, float64(s.Box)/float64(side))
+	}
+	scale := 2 * need
+	if scale >= 1 {
+		return img
+	}
+	w, h := max(1, int(float64(b.Dx())*scale)), max(1, int(float64(b.Dy())*scale))
+	dst := image.NewRGBA(image.Rect(0, 0, w, h))
+	draw.ApproxBiLinear.Scale(dst, dst.Bounds(), img, b, draw.Src, nil)
+	return dst
 }
 
 // hashOf is the image's content address: the uploaded bytes and the kind
@@ -204,13 +241,13 @@ func hashOf(kind Kind, data []byte) string {
 }
 
 // encodeVariant scales img into the spec's box (never up) and encodes it.
-func encodeVariant(img image.Image, s variantSpec) (Variant, error) {
+func encodeVariant(img image.Image, s variantSpec) (Variant, image.Image, error) {
 	src := img.Bounds()
 	if s.Square {
 		src = squareCentre(src)
 	}
 	w, h := fit(src.Dx(), src.Dy(), s)
-	dst := image.NewNRGBA(image.Rect(0, 0, w, h))
+	dst := image.NewRGBA(image.Rect(0, 0, w, h))
 	if s.JPEG { // JPEG has no alpha: flatten onto white
 		draw.Draw(dst, dst.Bounds(), image.NewUniform(color.White), image.Point{}, draw.Src)
 	}
@@ -220,17 +257,17 @@ func encodeVariant(img image.Image, s variantSpec) (Variant, error) {
 	if s.JPEG {
 		v.ContentType = "image/jpeg"
 		if err := jpeg.Encode(&buf, dst, &jpeg.Options{Quality: jpegQuality}); err != nil {
-			return v, err
+			return v, nil, err
 		}
 	} else {
 		v.ContentType = "image/png"
 		enc := png.Encoder{CompressionLevel: png.BestCompression}
 		if err := enc.Encode(&buf, dst); err != nil {
-			return v, err
+			return v, nil, err
 		}
 	}
 	v.Bytes = buf.Bytes()
-	return v, nil
+	return v, dst, nil
 }
 
 // fit is the variant's size: within Box×Box, keeping the aspect ratio,
@@ -248,4 +285,10 @@ func squareCentre(r image.Rectangle) image.Rectangle {
 	x := r.Min.X + (r.Dx()-side)/2
 	y := r.Min.Y + (r.Dy()-side)/2
 	return image.Rect(x, y, x+side, y+side)
+}
+
+// knownMagic reports a file that starts like a PNG, JPEG, GIF or WebP.
+func knownMagic(b []byte) bool {
+	return bytes.HasPrefix(b, []byte("\x89PNG")) || bytes.HasPrefix(b, []byte{0xFF, 0xD8, 0xFF}) ||
+		bytes.HasPrefix(b, []byte("GIF8")) || (len(b) >= 12 && string(b[:4]) == "RIFF" && string(b[8:12]) == "WEBP")
 }
