@@ -108,6 +108,16 @@ type draftData struct {
 	// RobotsDisallowed are the planned pages robots.txt did not allow
 	// (the founder's draft page shows them).
 	RobotsDisallowed []string `json:"robots_disallowed,omitempty"`
+	// Logo is the drafter's logo, fetched and stored (or one the founder
+	// uploaded instead); nil when there is none or it was removed.
+	Logo *DraftLogo `json:"logo,omitempty"`
+}
+
+// DraftLogo is a draft's logo: stored on this site, with where it came from.
+type DraftLogo struct {
+	URL    string `json:"url" format:"uri" doc:"The logo as stored on this site (256 px PNG); becomes the listing's logo_url."`
+	Source string `json:"source,omitempty" doc:"The image URL the drafter fetched; empty for an upload."`
+	Page   string `json:"page,omitempty" doc:"The page that named the image (evidence)."`
 }
 
 func newDraftData() *draftData {
@@ -144,6 +154,7 @@ type Draft struct {
 	CreatedAt      string            `json:"created_at"`
 	UpdatedAt      string            `json:"updated_at"`
 	Poll           string            `json:"poll,omitempty"`
+	Logo           *DraftLogo        `json:"logo,omitempty" doc:"The logo found on the website (fetched through the SSRF guard and re-encoded) or uploaded; absent when none."`
 }
 
 // draftRow is a loaded draft.
@@ -228,7 +239,8 @@ func (a *Service) view(ctx context.Context, r *draftRow) *Draft {
 	d := r.data
 	v := &Draft{ID: r.id, URL: r.url, Status: r.status, Fields: apiFields(d.Fields), FAQs: d.FAQs, Founders: d.Founders,
 		CompanySocials: d.CompanySocials, FounderSocials: map[string]string{}, Story: d.Story, Milestones: d.Milestones,
-		CompetitorURL: d.CompetitorURL, SEO: d.SEO, CreatedAt: r.createdAt, UpdatedAt: r.updatedAt, PagesRead: []string{}, Invites: []string{}}
+		CompetitorURL: d.CompetitorURL, SEO: d.SEO, CreatedAt: r.createdAt, UpdatedAt: r.updatedAt, PagesRead: []string{}, Invites: []string{},
+		Logo: d.Logo}
 	if len(d.Founders) > 0 && d.Founders[0].Socials != nil {
 		v.FounderSocials = d.Founders[0].Socials
 	}

@@ -331,3 +331,11 @@ func (a *Service) revise(ctx context.Context, tx *sql.Tx, listingID, uid int64, 
 		VALUES(?,?,?,?,?,?,?,?)`, entity, entityID, listingID, uid, "media_"+entity, db.EncodeJSON(before), db.EncodeJSON(after), a.NowText())
 	return err
 }
+
+// MyGallery is a listing's screenshots for its owner (404 for anyone else).
+func (a *Service) MyGallery(ctx context.Context, uid, listingID int64) (Gallery, error) {
+	if err := a.OwnListing(ctx, a.DB.R, uid, listingID); err != nil {
+		return Gallery{}, err
+	}
+	return a.gallery(ctx, a.DB.R, listingID)
+}

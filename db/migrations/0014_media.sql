@@ -25,7 +25,3 @@ CREATE UNIQUE INDEX media_variants_key ON media_variants(hash, variant);
 
 -- A founder's avatar: a /media/ URL of this site.
 ALTER TABLE founders ADD COLUMN avatar_url TEXT NOT NULL DEFAULT '';
-
--- The drafter's fetched logo, kept with the draft until submit.
-ALTER TABLE drafts ADD COLUMN logo_hash TEXT NOT NULL DEFAULT '';
-ALTER TABLE drafts ADD COLUMN logo_source TEXT NOT NULL DEFAULT '';
