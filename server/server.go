@@ -201,7 +201,7 @@ func Start(ctx context.Context, c *Config, log *slog.Logger) (*Service, error) {
 		return nil, err
 	}
 	if first && c.Demo {
-		if err := demo.Generate(ctx, d, demo.Options{Seed: c.DemoSeed, Now: time.Now()}); err != nil {
+		if err := demo.Generate(ctx, d, demo.Options{Seed: c.DemoSeed, Now: time.Now(), BaseURL: c.BaseURL}); err != nil {
 			d.Close()
 			return nil, fmt.Errorf("demo directory: %v", err)
 		}

@@ -126,31 +126,20 @@ func LetterTile(text, seed string, size int) *image.NRGBA {
 
 // fillRounded fills r with c, corners rounded by radius.
 func fillRounded(img draw.Image, r image.Rectangle, radius int, c color.Color) {
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			if inRounded(x-r.Min.X, y-r.Min.Y, r.Dx(), r.Dy(), radius) {
-				img.Set(x, y, c)
-			}
+	src := image.NewUniform(c)
+	// The straight middle band in one call, then the corner rows a span at
+	// a time.
+	draw.Draw(img, image.Rect(r.Min.X, r.Min.Y+radius, r.Max.X, r.Max.Y-radius), src, image.Point{}, draw.Src)
+	for y := 0; y < radius; y++ {
+		dy := radius - y
+		dx := 0 // the corner's edge on this row, from the side
+		for (radius-dx)*(radius-dx)+dy*dy > radius*radius {
+			dx++
 		}
+		left, right := r.Min.X+dx, r.Max.X-dx
+		draw.Draw(img, image.Rect(left, r.Min.Y+y, right, r.Min.Y+y+1), src, image.Point{}, draw.Src)
+		draw.Draw(img, image.Rect(left, r.Max.Y-1-y, right, r.Max.Y-y), src, image.Point{}, draw.Src)
 	}
-}
-
-func inRounded(x, y, w, h, rad int) bool {
-	cx, cy := x, y
-	switch {
-	case x < rad:
-		cx = rad
-	case x >= w-rad:
-		cx = w - rad - 1
-	}
-	switch {
-	case y < rad:
-		cy = rad
-	case y >= h-rad:
-		cy = h - rad - 1
-	}
-	dx, dy := x-cx, y-cy
-	return dx*dx+dy*dy <= rad*rad
 }
 
 // centreText draws one line centred in r.
@@ -214,9 +203,16 @@ func ellipsis(d *font.Drawer, line string, width int) string {
 // EncodePNG encodes img (best compression: drawn images are flat colour).
 func EncodePNG(img image.Image) []byte {
 	var buf bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestCompression}
+	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
 	enc.Encode(&buf, img)
 	return buf.Bytes()
 }
 
 func measure(f font.Face, s string) int { return (&font.Drawer{Face: f}).MeasureString(s).Ceil() }
+
+// DrawCentred draws one line of bold text of size centred on img.
+func DrawCentred(img draw.Image, text string, size float64, c color.Color) {
+	faceMu.Lock()
+	defer faceMu.Unlock()
+	centreText(img, face(true, size), text, img.Bounds(), c)
+}

@@ -115,8 +115,28 @@ func Process(ctx context.Context, data []byte, kind Kind) (*Processed, error) {
 	if err != nil {
 		return nil, err
 	}
-	img = preshrink(img, specs)
-	p := &Processed{Hash: hashOf(kind, data), Kind: kind, Width: cfg.Width, Height: cfg.Height}
+	p, err := encodeAll(preshrink(img, specs), kind, hashOf(kind, data))
+	if err != nil {
+		return nil, err
+	}
+	p.Width, p.Height = cfg.Width, cfg.Height
+	return p, nil
+}
+
+// ProcessImage makes the variants of an image drawn in Go (the demo's),
+// content-addressed by key instead of file bytes.
+func ProcessImage(img image.Image, kind Kind, key []byte) (*Processed, error) {
+	if _, ok := variants[kind]; !ok {
+		return nil, fmt.Errorf("media: unknown kind %q", kind)
+	}
+	return encodeAll(img, kind, hashOf(kind, key))
+}
+
+// encodeAll encodes every variant of kind from img.
+func encodeAll(img image.Image, kind Kind, hash string) (*Processed, error) {
+	specs := variants[kind]
+	b := img.Bounds()
+	p := &Processed{Hash: hash, Kind: kind, Width: b.Dx(), Height: b.Dy()}
 	// Largest first, each drawn from the one before: the good filter then
 	// reads the big source once.
 	p.Variants = make([]Variant, len(specs))
@@ -251,7 +271,11 @@ func encodeVariant(img image.Image, s variantSpec) (Variant, image.Image, error)
 	if s.JPEG { // JPEG has no alpha: flatten onto white
 		draw.Draw(dst, dst.Bounds(), image.NewUniform(color.White), image.Point{}, draw.Src)
 	}
-	draw.CatmullRom.Scale(dst, dst.Bounds(), img, src, draw.Over, nil)
+	if src.Dx() == w && src.Dy() == h {
+		draw.Draw(dst, dst.Bounds(), img, src.Min, draw.Over) // same size: a copy, not a resample
+	} else {
+		draw.CatmullRom.Scale(dst, dst.Bounds(), img, src, draw.Over, nil)
+	}
 	var buf bytes.Buffer
 	v := Variant{Name: s.Name, Width: w, Height: h}
 	if s.JPEG {
@@ -261,7 +285,7 @@ func encodeVariant(img image.Image, s variantSpec) (Variant, image.Image, error)
 		}
 	} else {
 		v.ContentType = "image/png"
-		enc := png.Encoder{CompressionLevel: png.BestCompression}
+		enc := png.Encoder{CompressionLevel: png.DefaultCompression}
 		if err := enc.Encode(&buf, dst); err != nil {
 			return v, nil, err
 		}
