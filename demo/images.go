@@ -60,7 +60,9 @@ func drawImages(ls []*listing, founders []*founder) *demoImages {
 			func(p *lmedia.Processed) { out.avatars[f.ID] = p }})
 	}
 	for i := range demoShotPool {
-		jobs = append(jobs, job{func() *lmedia.Processed { return mustProcess(demoScreenshot(i), lmedia.KindScreenshot, "shot"+strconv.Itoa(i)) },
+		jobs = append(jobs, job{func() *lmedia.Processed {
+			return mustProcess(demoScreenshot(i), lmedia.KindScreenshot, "shot"+strconv.Itoa(i))
+		},
 			func(p *lmedia.Processed) { out.shots[i] = p }})
 	}
 	results := make([]*lmedia.Processed, len(jobs))
@@ -139,7 +141,9 @@ func initials(name string) string {
 func demoScreenshot(i int) image.Image {
 	img := image.NewRGBA(image.Rect(0, 0, demoShotW, demoShotH))
 	accent := lmedia.SeedColor("screenshot" + strconv.Itoa(i))
-	fill := func(r image.Rectangle, c color.Color) { draw.Draw(img, r, image.NewUniform(c), image.Point{}, draw.Src) }
+	fill := func(r image.Rectangle, c color.Color) {
+		draw.Draw(img, r, image.NewUniform(c), image.Point{}, draw.Src)
+	}
 	fill(img.Bounds(), color.RGBA{0xf3, 0xf4, 0xf7, 0xff})
 	fill(image.Rect(0, 0, demoShotW, 44), accent)
 	fill(image.Rect(0, 44, 200, demoShotH), color.RGBA{0xe4, 0xe7, 0xee, 0xff})
