@@ -22,6 +22,37 @@ func (s *Site) mountFounderMedia(srv *routes.Server) {
 	post("/me/listings/:id/screenshots/:sid", s.myListingScreenshotEdit)
 	post("/me/listings/:id/founders/:slug/avatar", s.myFounderAvatar)
 	post("/me/drafts/:id/logo", s.myDraftLogo)
+	srv.Handle(http.MethodPost, "/admin/settings/images", s.guard(true, s.adminSiteImages))
+}
+
+// adminSiteImages sets or resets the favicon or the site logo.
+func (s *Site) adminSiteImages(w http.ResponseWriter, r *http.Request, _ httprouter.Params, uid int64) {
+	kind := media.KindFavicon
+	if r.PostFormValue("which") == "site_logo" {
+		kind = media.KindSiteLogo
+	}
+	var data []byte
+	if r.PostFormValue("do") != "reset" {
+		b64, err := formFile(r)
+		if err == nil && b64 == "" {
+			err = ops.Invalid("file", "choose an image file")
+		}
+		if err != nil {
+			s.renderArea(w, r, "admin_settings", "Settings", http.StatusBadRequest, uid, s.App.Admin.Settings(r.Context()), ops.AsError(err).Error())
+			return
+		}
+		data, _ = base64.StdEncoding.DecodeString(b64)
+	}
+	if err := s.App.Admin.SetSiteImage(r.Context(), uid, kind, data); err != nil {
+		e := ops.AsError(err)
+		if e.Code != ops.CodeInvalid {
+			s.areaError(w, r, uid, err)
+			return
+		}
+		s.renderArea(w, r, "admin_settings", "Settings", http.StatusBadRequest, uid, s.App.Admin.Settings(r.Context()), e.Error())
+		return
+	}
+	done(w, r, "/admin/settings", "settings", nil)
 }
 
 func init() {

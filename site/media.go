@@ -1,6 +1,7 @@
 package site
 
 import (
+	"context"
 	"fmt"
 	"html/template"
 	"net/http"
@@ -69,7 +70,10 @@ func (s *Site) mediaFuncs() template.FuncMap {
 			return template.HTML(fmt.Sprintf(`<img class="avatar" src="%s" srcset="%s 1x, %s 2x" width="%d" height="%d" alt="" loading="lazy" decoding="async">`,
 				media.Path(hash, "64", "jpg"), media.Path(hash, "64", "jpg"), media.Path(hash, "128", "jpg"), px, px))
 		},
+		"list2": func(a, b string) []string { return []string{a, b} },
 		"shots": func(list []db.Media) []shot { return shots(base, list) },
+		// siteLogoPath is the site team's logo, or "".
+		"siteLogoPath": func() string { return s.App.Media.SiteLogoPath(context.Background()) },
 	}
 }
 
