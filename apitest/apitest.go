@@ -72,6 +72,7 @@ func New(t testing.TB, o Options) *Env {
 		t.Fatal(err)
 	}
 	a.Now = func() time.Time { return Now }
+	a.SetExternals(kernel.Externals{Images: TestCrawler()}) // image URLs from local servers
 	a.Drafting.SetDraftPipeline(drafting.DraftConfig{Crawler: TestCrawler(), Workers: 2})
 	if o.Setup != nil {
 		o.Setup(a)

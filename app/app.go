@@ -7,18 +7,19 @@
 // The layers; a package imports only packages listed below it (the arrows
 // name the domains it uses), checked by TestImportsOnlyGoDown:
 //
-//	app        composition: the operations table, the background jobs
-//	admin      the site team's work            → commerce, owning, people
-//	drafting   submit by URL, drafts           → owning (and crawl)
-//	webhooks   outbound events (Standard Webhooks)  (→ crawl's guarded client)
-//	conversation comments, notification emails
-//	digest     the weekly email digest and its archive
-//	owning     an owner's listing, claims      → people
-//	commerce   products, orders, VAT, promos
-//	people     accounts, sessions, votes, follows, reviews
-//	catalog    public reads, weeks, boards, awards, badges
-//	kernel     Kernel, paging, errors, settings, outbox, idempotency, jobs
-//	db, ops    storage; the operation machinery (below the business layer)
+//	app          composition: the operations table, the background jobs
+//	admin        the site team's work                   → commerce, media, owning, people
+//	drafting     submit by URL, drafts                  → media, owning (and crawl)
+//	webhooks     outbound events (Standard Webhooks)    (and crawl's guarded client)
+//	conversation comments, maker replies, notification settings
+//	digest       the weekly email digest and its archive
+//	owning       an owner's listing, claims             → people
+//	media        images: storage, uploads, social cards
+//	commerce     products, orders, VAT, promos, invoices
+//	people       accounts, sessions, votes, follows, reviews
+//	catalog      public reads, weeks, boards, awards, badges
+//	kernel       Kernel, paging, errors, settings, outbox, notifications, idempotency, jobs
+//	db, ops      storage; the operation machinery (below the business layer)
 package app
 
 import (
@@ -33,6 +34,7 @@ import (
 	"launchdir/app/digest"
 	"launchdir/app/drafting"
 	"launchdir/app/kernel"
+	"launchdir/app/media"
 	"launchdir/app/owning"
 	"launchdir/app/people"
 	"launchdir/app/webhooks"
@@ -49,6 +51,7 @@ type App struct {
 	Catalog  *catalog.Service
 	People   *people.Service
 	Owning   *owning.Service
+	Media    *media.Service
 	Drafting *drafting.Service
 	Commerce *commerce.Service
 	Admin    *admin.Service
@@ -69,9 +72,10 @@ func New(d *db.DB, cfg kernel.Config, log *slog.Logger) (*App, error) {
 	a.Catalog = catalog.New(k)
 	a.People = people.New(k)
 	a.Owning = owning.New(k, a.People)
-	a.Drafting = drafting.New(k, a.Owning)
+	a.Media = media.New(k)
+	a.Drafting = drafting.New(k, a.Owning, a.Media)
 	a.Commerce = commerce.New(k)
-	a.Admin = admin.New(k, a.Commerce)
+	a.Admin = admin.New(k, a.Commerce, a.Media)
 	a.Conversation = conversation.New(k)
 	a.Webhooks = webhooks.New(k)
 	k.OnOutboxWake(a.Webhooks.Deliver)
@@ -95,6 +99,7 @@ func (a *App) operations() []*ops.Operation {
 		a.People.Operations(),       // the signed-in account
 		a.Drafting.Operations(),     // submit by URL and drafts
 		a.Owning.Operations(),       // my listings, owner content, free launch, claims
+		a.Media.Operations(),        // logos, screenshots, avatars
 		a.Commerce.Operations(),     // products and orders
 		a.Conversation.Operations(), // comments, notification settings
 		a.Webhooks.Operations(),     // webhook endpoints and deliveries

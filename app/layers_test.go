@@ -26,9 +26,10 @@ var allowedImports = map[string][]string{
 	// webhooks delivers through the crawler's SSRF-guarded client.
 	"app/webhooks": {"app/kernel", "crawl", "db", "ops"},
 	"app/digest":   {"app/kernel", "db", "ops"},
-	"app/drafting": {"app/kernel", "app/owning", "crawl", "db", "ops"},
-	"app/admin":    {"app/kernel", "app/people", "app/owning", "app/commerce", "db", "ops"},
-	"app": {"app/kernel", "app/catalog", "app/people", "app/commerce", "app/owning", "app/drafting", "app/admin", "app/conversation", "app/webhooks", "app/digest",
+	"app/media":    {"app/kernel", "db", "ops"},
+	"app/drafting": {"app/kernel", "app/owning", "app/media", "crawl", "db", "ops"},
+	"app/admin":    {"app/kernel", "app/people", "app/owning", "app/commerce", "app/media", "db", "ops"},
+	"app": {"app/kernel", "app/catalog", "app/people", "app/commerce", "app/owning", "app/drafting", "app/admin", "app/media", "app/conversation", "app/webhooks", "app/digest",
 		"db", "ops"},
 }
 

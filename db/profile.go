@@ -19,6 +19,8 @@ type FounderRef struct {
 	Title   string  `json:"title"`
 	Bio     string  `json:"bio,omitempty"`
 	Socials Socials `json:"socials"`
+	// AvatarURL is an image of this site (set_founder_avatar).
+	AvatarURL string `json:"avatar_url,omitempty" format:"uri"`
 }
 
 // Update is a listing update post.
@@ -225,10 +227,10 @@ func (d *DB) loadProfileParts(ctx context.Context, q querier, l *Listing, dr sql
 			return err
 		}
 	}
-	if uMedia || owner {
-		if l.Media, err = loadMedia(ctx, q, l.ID); err != nil {
-			return err
-		}
+	// The gallery is the paid media section; every listing shows its
+	// first screenshot (README: Images).
+	if l.Media, err = loadMedia(ctx, q, l.ID, uMedia || owner); err != nil {
+		return err
 	}
 	return nil
 }
@@ -266,7 +268,7 @@ func listingCategories(ctx context.Context, q querier, id int64) ([]CategoryRef,
 }
 
 func listingFounders(ctx context.Context, q querier, id int64) ([]FounderRef, error) {
-	rows, err := q.QueryContext(ctx, `SELECT f.slug, f.name, f.title, f.bio, f.socials FROM listing_founders lf
+	rows, err := q.QueryContext(ctx, `SELECT f.slug, f.name, f.title, f.bio, f.socials, f.avatar_url FROM listing_founders lf
 		JOIN founders f ON f.id = lf.founder_id WHERE lf.listing_id = `+IntArg+` ORDER BY lf.position`, id)
 	if err != nil {
 		return nil, err
@@ -276,7 +278,7 @@ func listingFounders(ctx context.Context, q querier, id int64) ([]FounderRef, er
 	for rows.Next() {
 		var f FounderRef
 		var soc string
-		if err := rows.Scan(&f.Slug, &f.Name, &f.Title, &f.Bio, &soc); err != nil {
+		if err := rows.Scan(&f.Slug, &f.Name, &f.Title, &f.Bio, &soc, &f.AvatarURL); err != nil {
 			return nil, err
 		}
 		f.Socials = orEmptyMap(decodeJSON[map[string]string](soc))
@@ -388,8 +390,14 @@ func loadMilestones(ctx context.Context, q querier, id int64) ([]Milestone, erro
 	return out, rows.Err()
 }
 
-func loadMedia(ctx context.Context, q querier, id int64) ([]Media, error) {
-	rows, err := q.QueryContext(ctx, `SELECT kind, url, caption FROM media WHERE listing_id = `+IntArg+` ORDER BY position, id`, id)
+// loadMedia reads a listing's media in order: all of it, or (not
+// unlocked) the first screenshot only.
+func loadMedia(ctx context.Context, q querier, id int64, all bool) ([]Media, error) {
+	query := `SELECT kind, url, caption FROM media WHERE listing_id = ` + IntArg + ` ORDER BY position, id`
+	if !all {
+		query = `SELECT kind, url, caption FROM media WHERE listing_id = ` + IntArg + ` AND kind = 'image' ORDER BY position, id LIMIT 1`
+	}
+	rows, err := q.QueryContext(ctx, query, id)
 	if err != nil {
 		return nil, err
 	}

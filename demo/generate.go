@@ -18,6 +18,9 @@ type Options struct {
 	Seed     int64
 	Listings int       // default 300: at least 250 live plus scheduled and other statuses
 	Now      time.Time // required; every timestamp is derived from it
+	// BaseURL is the server's origin, for the images' URLs (default
+	// http://localhost:8080).
+	BaseURL string
 }
 
 // DefaultListings is the size of the demo directory.
@@ -39,6 +42,12 @@ func Generate(ctx context.Context, d *db.DB, o Options) error {
 	g := newGen(o.Seed, o.Now, n)
 	ls := g.demoListings(n)
 	alts := g.alternatives(ls, 25)
+	base := o.BaseURL
+	if base == "" {
+		base = "http://localhost:8080"
+	}
+	imgs := drawImages(ls, g.pendingFounders)
+	imgs.attach(base, ls, g.pendingFounders)
 	return d.Tx(ctx, func(tx *sql.Tx) error {
 		if err := moveAccountsAside(ctx, tx); err != nil {
 			return err
@@ -47,6 +56,7 @@ func Generate(ctx context.Context, d *db.DB, o Options) error {
 			return err
 		}
 		w := newWriter(ctx, tx)
+		imgs.write(w, o.Now)
 		g.writeBase(w)
 		g.writePendingFounders(w)
 		for _, l := range ls {

@@ -21,6 +21,7 @@ type founder struct {
 	Bio, Country      string
 	Socials           map[string]string
 	UserID            int64 // 0 = not linked to a user
+	AvatarURL         string
 	CreatedAt         time.Time
 }
 

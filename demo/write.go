@@ -18,7 +18,9 @@ var columns = map[string]string{
 	"products":            "code, name, description, price_cents, currency, needs_listing, options, weekly_capacity, position",
 	"interview_questions": "id, position, question, hint",
 	"blog_posts":          "id, slug, title, summary, body_md, author, tags, faqs, published_at",
-	"founders":            "id, slug, name, title, bio, country, socials, user_id, created_at",
+	"founders":            "id, slug, name, title, bio, country, socials, user_id, created_at, avatar_url",
+	"media_images":        "hash, kind, width, height, source_url, source_page, created_at",
+	"media_variants":      "hash, variant, content_type, width, height, bytes",
 	"listings": `id, slug, name, url, domain, tagline, short_description, description, stage, pricing_model,
 		pricing_summary, country, city, founded_year, contact_email, demo_video_url, logo_url, features, usps,
 		keywords, tags, headline, summary, seo_title, seo_description, socials, not_found, attributes, status, plan,
@@ -242,7 +244,7 @@ func (g *gen) writePendingFounders(w *writer) {
 }
 
 func writeFounder(w *writer, f *founder) {
-	w.insert("founders", f.ID, f.Slug, f.Name, f.Title, f.Bio, f.Country, jsonOf(f.Socials), nullInt(f.UserID, 0), stamp(f.CreatedAt))
+	w.insert("founders", f.ID, f.Slug, f.Name, f.Title, f.Bio, f.Country, jsonOf(f.Socials), nullInt(f.UserID, 0), stamp(f.CreatedAt), f.AvatarURL)
 }
 
 // writeListing writes a listing with all its rows; counters come from the

@@ -811,10 +811,11 @@ func TestHTTPProtections(t *testing.T) {
 	if resp.StatusCode != 403 {
 		t.Errorf("DNS rebinding (foreign Host on loopback): %d %s", resp.StatusCode, body)
 	}
-	big := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_listings","arguments":{"q":"` + strings.Repeat("a", 1<<20) + `"}}}`
+	// The cap is 8 MiB (image tools take a 5 MiB file as base64).
+	big := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_listings","arguments":{"q":"` + strings.Repeat("a", 8<<20) + `"}}}`
 	resp, body = rpc(t, e, "/mcp", big)
 	if resp.StatusCode != http.StatusRequestEntityTooLarge {
-		t.Errorf("1 MiB body: %d %.200s", resp.StatusCode, body)
+		t.Errorf("8 MiB body: %d %.200s", resp.StatusCode, body)
 	}
 }
 

@@ -57,7 +57,8 @@ type Options struct {
 	// BasePath is where the handler is mounted (default "/mcp"); the
 	// toolset and read-only selectors are read from the path below it.
 	BasePath string
-	// MaxBodyBytes caps a request body (default 1 MiB); larger bodies get 413.
+	// MaxBodyBytes caps a request body (default ops.UploadBodyBytes, 8 MiB:
+	// the image tools take a 5 MiB file as base64); larger bodies get 413.
 	MaxBodyBytes int64
 	// AllowedOrigins lists browser origins allowed besides the base URL's
 	// origin (e.g. "https://app.example.com").
@@ -100,7 +101,7 @@ func NewHandler(a *app.App, opts Options) *Handler {
 	}
 	opts.BasePath = strings.TrimSuffix(opts.BasePath, "/")
 	if opts.MaxBodyBytes <= 0 {
-		opts.MaxBodyBytes = 1 << 20
+		opts.MaxBodyBytes = ops.UploadBodyBytes
 	}
 	if opts.ResourceMetadataURL == "" {
 		opts.ResourceMetadataURL = strings.TrimSuffix(a.Cfg.BaseURL, "/") + "/.well-known/oauth-protected-resource/mcp"

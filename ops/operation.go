@@ -76,8 +76,15 @@ type Operation struct {
 	// Location, for 201s, is the path (below /api/v1) of what was created,
 	// with {field} filled from the body's top-level fields.
 	Location string
-	Handler  Handler
+	// Upload names the base64 string body property that a REST
+	// multipart/form-data upload's file part fills (images).
+	Upload  string
+	Handler Handler
 }
+
+// UploadBodyBytes caps the body of an operation with an Upload: a 5 MiB
+// image as base64 (6.7 MiB) or as a multipart file, with room for the rest.
+const UploadBodyBytes = 8 << 20
 
 // Page parameters shared by every paginated operation (spec section 8).
 var (

@@ -23,7 +23,7 @@ func TestOpenAPIExamples(t *testing.T) {
 		t.Skip("builds the demo directory")
 	}
 	e := apitest.New(t, apitest.Options{Setup: func(a *app.App) {
-		if err := demo.Generate(context.Background(), a.DB, demo.Options{Seed: 1, Now: apitest.Now}); err != nil {
+		if err := demo.Generate(context.Background(), a.DB, demo.Options{Seed: 1, Now: apitest.Now, BaseURL: a.Cfg.BaseURL}); err != nil {
 			t.Fatal(err)
 		}
 	}})

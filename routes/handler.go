@@ -78,7 +78,13 @@ func (s *Server) decodeArgs(op *ops.Operation, r *http.Request, ps httprouter.Pa
 	if op.Body == nil {
 		return args, s.rejectUnexpectedBody(r)
 	}
-	body, err := s.readJSONObject(r)
+	var body map[string]any
+	var err error
+	if op.Upload != "" && isMultipart(r.Header.Get("Content-Type")) {
+		body, err = s.readMultipart(op, r)
+	} else {
+		body, err = s.readJSONObject(r, s.bodyLimit(op))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -122,12 +128,24 @@ func (s *Server) rejectUnexpectedBody(r *http.Request) error {
 	return ops.Invalid("body", "this operation takes no request body")
 }
 
-func (s *Server) readJSONObject(r *http.Request) (map[string]any, error) {
-	b, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, s.Opts.MaxBodyBytes))
+// bodyLimit is the body cap of an operation: uploads take images.
+func (s *Server) bodyLimit(op *ops.Operation) int64 {
+	if op.Upload != "" {
+		return max(s.Opts.MaxBodyBytes, ops.UploadBodyBytes)
+	}
+	return s.Opts.MaxBodyBytes
+}
+
+func tooLarge(limit int64) error {
+	return &ops.Error{Code: ops.CodeTooLarge, Detail: "request body exceeds " + strconv.FormatInt(limit, 10) + " bytes"}
+}
+
+func (s *Server) readJSONObject(r *http.Request, limit int64) (map[string]any, error) {
+	b, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, limit))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return nil, &ops.Error{Code: ops.CodeTooLarge, Detail: "request body exceeds " + strconv.FormatInt(s.Opts.MaxBodyBytes, 10) + " bytes"}
+			return nil, tooLarge(limit)
 		}
 		return nil, ops.Invalid("body", "could not be read")
 	}

@@ -215,8 +215,11 @@ func operationDoc(op *ops.Operation, refl *ops.Reflector) map[string]any {
 		d["parameters"] = params
 	}
 	if op.Body != nil {
-		d["requestBody"] = map[string]any{"required": true, "content": map[string]any{
-			"application/json": map[string]any{"schema": ops.JSONSchema(op.Body)}}}
+		content := map[string]any{"application/json": map[string]any{"schema": ops.JSONSchema(op.Body)}}
+		if op.Upload != "" {
+			content["multipart/form-data"] = map[string]any{"schema": uploadSchema(op)}
+		}
+		d["requestBody"] = map[string]any{"required": true, "content": content}
 	}
 	d["responses"] = responsesDoc(op, refl)
 	if op.Scope != "" {
@@ -282,4 +285,17 @@ func (s *Server) OpenAPIDocument() []byte { return s.openapi }
 
 func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
 	writeJSON(w, r, http.StatusOK, s.openapi, "", true, true)
+}
+
+// uploadSchema is the multipart form of an upload operation: the file part
+// (which fills op.Upload) and the body's other string properties.
+func uploadSchema(op *ops.Operation) map[string]any {
+	props := map[string]any{"file": map[string]any{"type": "string", "format": "binary",
+		"description": "The image file (PNG, JPEG, GIF or WebP, at most 5 MiB)."}}
+	for _, p := range op.Body.Props {
+		if p.Name != op.Upload && p.Schema.Type == "string" {
+			props[p.Name] = ops.JSONSchema(p.Schema)
+		}
+	}
+	return map[string]any{"type": "object", "properties": props}
 }

@@ -120,6 +120,12 @@ var signedInPaths = map[string]struct {
 	"pin_comment":                  {"/comments/1/pin", map[string]any{"pinned": true}},
 	"get_notification_settings":    {"/me/notifications", nil},
 	"update_notification_settings": {"/me/notifications", map[string]any{"settings": []any{}}},
+	"set_listing_logo":             {"/me/listings/1/logo", map[string]any{"image_url": "http://127.0.0.1:1/logo.png"}},
+	"delete_listing_logo":          {"/me/listings/1/logo", nil},
+	"add_screenshot":               {"/me/listings/1/screenshots", map[string]any{"image_url": "http://127.0.0.1:1/s.png"}},
+	"delete_screenshot":            {"/me/listings/1/screenshots/1", nil},
+	"reorder_screenshots":          {"/me/listings/1/screenshots", map[string]any{"ids": []any{1}}},
+	"set_founder_avatar":           {"/me/listings/1/founders/ada/avatar", map[string]any{"image_url": "http://127.0.0.1:1/a.png"}},
 }
 
 func TestSignedInAuthMatrix(t *testing.T) {

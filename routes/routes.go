@@ -86,6 +86,8 @@ func New(a *app.App, o Options) (*Server, error) {
 	r.GET("/api/v1/openapi.json", s.serveOpenAPI)
 	r.GET("/healthz", s.healthz)
 	r.GET("/badges/:file", s.badge)
+	r.GET("/media/:file", s.mediaFile)
+	r.HEAD("/media/:file", s.mediaFile)
 	r.GET("/problems/:code", s.problemDoc)
 	r.GET("/bot", s.botPage)
 	r.GET("/claims/email/:token", s.claimEmail)

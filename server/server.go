@@ -207,7 +207,7 @@ func Start(ctx context.Context, c *Config, log *slog.Logger) (*Service, error) {
 		return nil, err
 	}
 	if first && c.Demo {
-		if err := demo.Generate(ctx, d, demo.Options{Seed: c.DemoSeed, Now: time.Now()}); err != nil {
+		if err := demo.Generate(ctx, d, demo.Options{Seed: c.DemoSeed, Now: time.Now(), BaseURL: c.BaseURL}); err != nil {
 			d.Close()
 			return nil, fmt.Errorf("demo directory: %v", err)
 		}
@@ -321,7 +321,7 @@ func wireExternals(a *app.App, c *Config) error {
 		UserAgent:    "launchdirbot/" + kernel.Version + " (+" + c.BaseURL + "/bot)",
 		AllowPrivate: c.CrawlPrivate, MaxPages: c.CrawlMaxPages, MaxBytes: c.CrawlMaxBytes, Timeout: c.CrawlTimeout,
 	})
-	x := kernel.Externals{Fetcher: cr}
+	x := kernel.Externals{Fetcher: cr, Images: cr}
 	if c.SMTPURL != "" {
 		m, err := mailer.New(c.SMTPURL)
 		if err != nil {

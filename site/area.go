@@ -52,7 +52,7 @@ func (s *Site) mountArea(srv *routes.Server) error {
 		if name == "admin_parts" {
 			continue
 		}
-		t, err := template.New(name).Funcs(funcs).Funcs(areaFuncs).ParseFS(templateFS, "templates/parts.html")
+		t, err := template.New(name).Funcs(funcs).Funcs(areaFuncs).Funcs(s.mediaFuncs()).ParseFS(templateFS, "templates/parts.html", "templates/area_media.html")
 		if err == nil {
 			t, err = t.ParseFS(areaFS, "templates/admin_parts.html", "templates/"+e.Name())
 		}
@@ -65,6 +65,7 @@ func (s *Site) mountArea(srv *routes.Server) error {
 	s.mountFounder(srv)
 	s.mountFounderWork(srv)
 	s.mountFounderDrafts(srv)
+	s.mountFounderMedia(srv)
 	return nil
 }
 
@@ -128,12 +129,13 @@ func (s *Site) guard(admin bool, h areaHandler) http.Handler {
 			return
 		}
 		if r.Method == http.MethodPost {
-			r.Body = http.MaxBytesReader(w, r.Body, 4<<20)
+			// 6 MiB: an image form carries a file of up to 5 MiB.
+			r.Body = http.MaxBytesReader(w, r.Body, 6<<20)
 			if err := s.area.cop.Check(r); err != nil {
 				s.areaError(w, r, uid, &ops.Error{Code: ops.CodeForbidden, Detail: "cross-origin form refused"})
 				return
 			}
-			if err := r.ParseMultipartForm(4 << 20); err != nil && err != http.ErrNotMultipart {
+			if err := r.ParseMultipartForm(6 << 20); err != nil && err != http.ErrNotMultipart {
 				s.areaError(w, r, uid, &ops.Error{Code: ops.CodeInvalid, Detail: "the form could not be read"})
 				return
 			}

@@ -10,6 +10,7 @@ import (
 	"launchdir/app/catalog"
 	"launchdir/app/commerce"
 	"launchdir/app/kernel"
+	"launchdir/app/media"
 	"launchdir/app/owning"
 	"launchdir/ops"
 	"launchdir/routes"
@@ -129,6 +130,8 @@ type myListingData struct {
 	Socials   []socialLink // the company's links
 	// Categories are offered for extra_categories.
 	Categories []buyCategory
+	// Gallery is the listing's screenshots with their ids (issue 21).
+	Gallery media.Gallery
 }
 
 type factField struct {
@@ -169,6 +172,9 @@ func (s *Site) loadMyListing(ctx context.Context, uid int64, id string) (*myList
 	}
 	d.Interview = iv
 	d.Categories = s.loadBuyCategories(ctx, uid)
+	if lid, ok := idArg(id).(int64); ok {
+		d.Gallery, _ = s.App.Media.MyGallery(ctx, uid, lid)
+	}
 	if l.Listing != nil && (l.Status == "draft" || l.Status == "awaiting_badge") {
 		var b catalog.Badges
 		if err := s.op(ctx, uid, "get_badges", map[string]any{"slug": l.Slug}, &b); err == nil {

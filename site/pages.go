@@ -96,6 +96,7 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request, _ httprouter.Params)
 	desc := s.siteDescription(r)
 	p := s.page(r, s.App.SiteName(r.Context())+": startup launches ranked by the community", desc, d)
 	p.Nav = "home"
+	p.OGImage = s.ogURL("home", "home", s.homeCard(ctx, desc))
 	body, err := s.renderBytes("home", p)
 	if err != nil {
 		s.errorPage(w, r, err)
@@ -167,6 +168,7 @@ func (s *Site) showListing(w http.ResponseWriter, r *http.Request, slug string, 
 	}
 	p := s.page(r, d.L.Name+": "+d.L.Tagline, firstNonEmpty(d.L.ShortDescription, d.L.Tagline), &d)
 	p.OGType = "article"
+	p.OGImage = s.ogURL("listing", d.L.Slug, s.listingCard(ctx, d.L))
 	if s.people != nil {
 		reviews, err := s.people.ListingReviews(ctx, slug, 1, 20)
 		if err != nil {
@@ -275,6 +277,7 @@ func (s *Site) category(w http.ResponseWriter, r *http.Request, ps httprouter.Pa
 	d.Pager = d.list.pager(r)
 	p := s.page(r, d.Category.Name+" products", firstNonEmpty(d.Category.Description, "Live "+d.Category.Name+" products, most voted first."), d)
 	p.Nav = "categories"
+	p.OGImage = s.ogURL("category", d.Category.Slug, s.categoryCard(r.Context(), &d.Category))
 	s.render(w, r, "category", p)
 }
 
@@ -314,6 +317,7 @@ func (s *Site) launchWeek(w http.ResponseWriter, r *http.Request, ps httprouter.
 	d.Current = kernel.WeekOf(s.App.Now())
 	p := s.page(r, "Launches of the week of "+humanDate(d.Starts), fmt.Sprintf("Products launching from %s to %s, ranked by the week's community votes.", humanDate(d.Starts), humanDate(d.Ends)), d)
 	p.Nav = "launches"
+	p.OGImage = s.ogURL("week", d.Week, s.weekCard(r.Context(), &d))
 	s.render(w, r, "week", p)
 }
 

@@ -90,6 +90,7 @@ func Mount(srv *routes.Server, a *app.App, people People) (*Site, error) {
 	get("/sitemap.xml", s.sitemap)
 	get("/sitemaps/:file", s.sitemapPart)
 	get("/robots.txt", s.robots)
+	s.mountMedia(get)
 	get("/llms.txt", s.llms)
 	static, _ := fs.Sub(staticFS, "static")
 	fileServer := http.StripPrefix("/static/", http.FileServer(http.FS(static)))
@@ -126,7 +127,7 @@ func (s *Site) pageHandler(h func(http.ResponseWriter, *http.Request, httprouter
 
 // isMachinePath keeps problem+json 404s for the API, MCP and OAuth doors.
 func isMachinePath(p string) bool {
-	for _, pre := range []string{"/api/", "/mcp", "/oauth", "/.well-known/", "/badges/", "/problems/", "/webhooks/"} {
+	for _, pre := range []string{"/api/", "/mcp", "/oauth", "/.well-known/", "/badges/", "/media/", "/problems/", "/webhooks/"} {
 		if strings.HasPrefix(p, pre) {
 			return true
 		}
@@ -199,12 +200,14 @@ type Page struct {
 	NoIndex     bool
 	Nav         string // highlighted nav item
 	Narrow      bool
+	OGImage     string // absolute URL of the social card
 	Data        any
 	Status      int
 	Person      *Person // signed in, or nil
 	CSRF        string  // the session's form token when signed in
 	People      bool    // accounts are available (sign-in links, forms)
 	private     bool    // never cached by shared caches
+	siteLogo    string  // the site team's logo (media.SiteLogoPath)
 }
 
 // Canonical is the page's absolute canonical URL.
@@ -212,7 +215,8 @@ func (p *Page) Canonical() string { return p.BaseURL + p.Path }
 
 func (s *Site) page(r *http.Request, title, desc string, data any) *Page {
 	p := &Page{Title: title, Description: desc, Path: canonicalPath(r), OGType: "website",
-		Site: s.App.SiteName(r.Context()), BaseURL: s.App.Cfg.BaseURL, Data: data, Status: http.StatusOK, People: s.people != nil}
+		Site: s.App.SiteName(r.Context()), BaseURL: s.App.Cfg.BaseURL, Data: data, Status: http.StatusOK, People: s.people != nil,
+		siteLogo: s.App.Media.SiteLogoPath(r.Context())}
 	if person, session := s.viewer(r); person != nil {
 		p.Person, p.CSRF = person, sessionToken(session)
 	}
@@ -260,6 +264,7 @@ func (s *Site) renderBytes(name string, p *Page) ([]byte, error) {
 	if err == nil {
 		err = layout.Render(&buf, &layout.Head{Title: p.Title, Site: p.Site, Description: p.Description,
 			Canonical: p.Canonical(), OGType: p.OGType, NoIndex: p.NoIndex, Nav: p.Nav, Narrow: p.Narrow,
+			OGImage: p.OGImage, SiteLogo: p.siteLogo,
 			Account: template.HTML(account.String()), Body: template.HTML(content.String())})
 	}
 	return buf.Bytes(), err

@@ -25,7 +25,7 @@ func newEnv(t testing.TB) *apitest.Env { return newEnvWith(t, nil) }
 func newEnvWith(t testing.TB, setup func(*app.App)) *apitest.Env {
 	t.Helper()
 	e := apitest.New(t, apitest.Options{Setup: func(a *app.App) {
-		if err := demo.Generate(context.Background(), a.DB, demo.Options{Seed: 1, Now: apitest.Now}); err != nil {
+		if err := demo.Generate(context.Background(), a.DB, demo.Options{Seed: 1, Now: apitest.Now, BaseURL: a.Cfg.BaseURL}); err != nil {
 			t.Fatal(err)
 		}
 		if setup != nil {

@@ -27,8 +27,8 @@ var pageNames = []string{"home", "listing", "categories", "category", "week", "l
 func (s *Site) parse() error {
 	s.pages = map[string]*template.Template{}
 	for _, name := range pageNames {
-		t, err := template.New(name).Funcs(funcs).ParseFS(templateFS,
-			"templates/parts.html", "templates/comments.html", "templates/"+name+".html")
+		t, err := template.New(name).Funcs(funcs).Funcs(s.mediaFuncs()).ParseFS(templateFS,
+			"templates/parts.html", "templates/comments.html", "templates/gallery.html", "templates/"+name+".html")
 		if err != nil {
 			return fmt.Errorf("site template %s: %w", name, err)
 		}

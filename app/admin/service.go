@@ -12,15 +12,17 @@ package admin
 import (
 	"launchdir/app/commerce"
 	"launchdir/app/kernel"
+	"launchdir/app/media"
 )
 
 // Service is the admin domain.
 type Service struct {
 	*kernel.Kernel
 	Commerce *commerce.Service
+	Media    *media.Service
 }
 
 // New builds the admin domain.
-func New(k *kernel.Kernel, c *commerce.Service) *Service {
-	return &Service{Kernel: k, Commerce: c}
+func New(k *kernel.Kernel, c *commerce.Service, m *media.Service) *Service {
+	return &Service{Kernel: k, Commerce: c, Media: m}
 }

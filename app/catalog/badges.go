@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"launchdir/app/kernel"
 	"launchdir/db"
@@ -99,15 +100,59 @@ func (a *Service) BadgeSVG(ctx context.Context, slug, shape, mode, size string) 
 	if err != nil {
 		return "", err
 	}
-	metric := fmt.Sprintf("▲ %d votes", l.Votes)
-	if rank, ok := a.weeklyRank(ctx, l.ID); ok {
-		metric = fmt.Sprintf("#%d this week", rank)
-	}
-	if l.Status != "live" {
-		metric = "Launching soon"
-	}
 	d := badgeDims(shape, size)
-	return renderBadge(shape, mode, d, strings.ToUpper(a.Cfg.SiteName), metric, l.Name), nil
+	top, bottom := a.earned(ctx, a.SiteName(ctx), l)
+	return renderBadge(shape, mode, d, top, bottom, l.Name), nil
+}
+
+// Earned is what a listing's social card says it earned: its place among
+// the week's launches, if any, and when it launched ("#1 of the week ·
+// Launched on 16 Nov 2026"); "" for a slug that is not a listing.
+func (a *Service) Earned(ctx context.Context, slug string) string {
+	var id int64
+	var status, week string
+	if err := a.DB.R.QueryRowContext(ctx, `SELECT id, status, coalesce(launch_week, '') FROM listings WHERE slug = ?`, slug).
+		Scan(&id, &status, &week); err != nil {
+		return ""
+	}
+	if status != "live" {
+		return "Launching soon"
+	}
+	parts := []string{}
+	if rank := a.place(ctx, id); rank != "" {
+		parts = append(parts, rank)
+	}
+	if t, err := time.Parse(kernel.DateLayout, week); err == nil {
+		parts = append(parts, "Launched on "+t.Format("2 Jan 2006"))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// earned is a badge's two lines: where (the site's name, never
+// "featured": that is a paid product, not something a listing earns) and
+// what: its place among the week's launches ("#2 this week" while the week
+// runs, "#1 of the week" for an award), else its votes.
+func (a *Service) earned(ctx context.Context, site string, l *db.Listing) (top, bottom string) {
+	if l.Status != "live" {
+		return "Coming to " + site, "Launching soon"
+	}
+	if rank := a.place(ctx, l.ID); rank != "" {
+		return "Launched on " + site, rank
+	}
+	return "Launched on " + site, fmt.Sprintf("▲ %d votes", l.Votes)
+}
+
+// place is the listing's live rank among this week's launches (its launch
+// or relaunch week), or its best award.
+func (a *Service) place(ctx context.Context, id int64) string {
+	if rank, ok := a.weeklyRank(ctx, id); ok {
+		return fmt.Sprintf("#%d this week", rank)
+	}
+	var rank int
+	if err := a.DB.R.QueryRowContext(ctx, `SELECT rank FROM awards WHERE listing_id = ? ORDER BY rank, week DESC LIMIT 1`, id).Scan(&rank); err == nil {
+		return fmt.Sprintf("#%d of the week", rank)
+	}
+	return ""
 }
 
 // weeklyRank is the listing's place in this week's ranking (the week list's
@@ -143,13 +188,13 @@ func renderBadge(shape, mode string, d dims, site, metric, name string) string {
 		fs = float64(d.w) * 0.11
 	}
 	return fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s: %s">%s`+
-		`<title>%s on %s: %s</title>`+
+		`<title>%s · %s: %s</title>`+
 		`<rect class="bg" x="1" y="1" width="%d" height="%d" rx="%d" fill="%s" stroke="%s" stroke-width="2"/>`+
 		`<text class="fg" x="50%%" y="38%%" text-anchor="middle" font-family="system-ui,sans-serif" font-size="%.1f" fill="%s" opacity="0.7">%s</text>`+
 		`<text class="fg" x="50%%" y="74%%" text-anchor="middle" font-family="system-ui,sans-serif" font-weight="700" font-size="%.1f" fill="%s">%s</text></svg>`,
 		d.w, d.h, d.w, d.h, esc(name), esc(metric), style,
 		esc(name), esc(site), esc(metric),
 		d.w-2, d.h-2, radius, fill, border,
-		fs*0.8, fg, esc("FEATURED ON "+site),
+		fs*0.8, fg, esc(site),
 		fs*1.1, fg, esc(metric))
 }

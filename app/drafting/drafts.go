@@ -111,6 +111,16 @@ type draftData struct {
 	// warnings say what the last submit or sync did not keep and why
 	// (categories over the contract's rule); shown in that response only.
 	warnings []string
+	// Logo is the drafter's logo, fetched and stored (or one the founder
+	// uploaded instead); nil when there is none or it was removed.
+	Logo *DraftLogo `json:"logo,omitempty"`
+}
+
+// DraftLogo is a draft's logo: stored on this site, with where it came from.
+type DraftLogo struct {
+	URL    string `json:"url" format:"uri" doc:"The logo as stored on this site (256 px PNG); becomes the listing's logo_url."`
+	Source string `json:"source,omitempty" doc:"The image URL the drafter fetched; empty for an upload."`
+	Page   string `json:"page,omitempty" doc:"The page that named the image (evidence)."`
 }
 
 func newDraftData() *draftData {
@@ -148,6 +158,7 @@ type Draft struct {
 	UpdatedAt      string            `json:"updated_at"`
 	Poll           string            `json:"poll,omitempty"`
 	Warnings       []string          `json:"warnings,omitempty" doc:"What this submit or update did not keep on the listing and why (e.g. categories beyond what the plan allows)."`
+	Logo           *DraftLogo        `json:"logo,omitempty" doc:"The logo found on the website (fetched through the SSRF guard and re-encoded) or uploaded; absent when none."`
 }
 
 // draftRow is a loaded draft.
@@ -233,7 +244,7 @@ func (a *Service) view(ctx context.Context, r *draftRow) *Draft {
 	v := &Draft{ID: r.id, URL: r.url, Status: r.status, Fields: apiFields(d.Fields), FAQs: d.FAQs, Founders: d.Founders,
 		CompanySocials: d.CompanySocials, FounderSocials: map[string]string{}, Story: d.Story, Milestones: d.Milestones,
 		CompetitorURL: d.CompetitorURL, SEO: d.SEO, CreatedAt: r.createdAt, UpdatedAt: r.updatedAt, PagesRead: []string{}, Invites: []string{},
-		Warnings: d.warnings}
+		Warnings: d.warnings, Logo: d.Logo}
 	if len(d.Founders) > 0 && d.Founders[0].Socials != nil {
 		v.FounderSocials = d.Founders[0].Socials
 	}

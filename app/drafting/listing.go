@@ -170,6 +170,13 @@ func listingColumn(d *draftData, name string) (string, any, bool) {
 		return name, db.EncodeJSON(fieldList(d, name)), true
 	case "categories":
 		return "", nil, false // handled by syncCategories
+	case "logo_url":
+		// Only a logo stored on this site: pages never load another
+		// site's image, and the drafter's find was fetched into the store.
+		if d.Logo != nil {
+			return name, d.Logo.URL, true
+		}
+		return name, "", true
 	}
 	limits := map[string]int{"tagline": 200, "short_description": 300, "pricing_model": 40, "pricing_summary": 300, "city": 120}
 	v := fieldStr(d, name)

@@ -361,7 +361,11 @@ func (a *Service) draftJobWithin(ctx, jctx context.Context, j draftJob) {
 		a.failDraft(ctx, r.id, &crawl.FetchError{Kind: "drafting", Message: "the drafter failed: " + err.Error() + "; retry with regenerate or submit again"})
 		return
 	}
-	if err := a.applyProfile(ctx, r.id, prof, dropped, j.regenerate); err != nil {
+	var logo *DraftLogo
+	if len(j.regenerate) == 0 || slices.Contains(j.regenerate, "logo_url") {
+		logo = a.fetchDraftLogo(jctx, r.id, prof.Fields["logo_url"])
+	}
+	if err := a.applyProfile(ctx, r.id, prof, logo, dropped, j.regenerate); err != nil {
 		a.Log.Error("draft apply", "draft", r.id, "err", err)
 		a.failDraft(ctx, r.id, &crawl.FetchError{Kind: "internal", Message: "could not save the drafted profile; submit the URL again"})
 	}
@@ -427,7 +431,7 @@ func (a *Service) categoryNames(ctx context.Context) ([]string, error) {
 // applyProfile merges a drafted profile into the draft: fields the user
 // locked (override) or typed are kept; only regenerate's fields change when
 // given. It also updates the listing when the draft was already submitted.
-func (a *Service) applyProfile(ctx context.Context, id string, p *crawl.Profile, dropped, only []string) error {
+func (a *Service) applyProfile(ctx context.Context, id string, p *crawl.Profile, logo *DraftLogo, dropped, only []string) error {
 	return a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		r, err := loadDraft(ctx, tx, id)
 		if err != nil {
@@ -443,6 +447,9 @@ func (a *Service) applyProfile(ctx context.Context, id string, p *crawl.Profile,
 		if len(only) == 0 {
 			applyAIExtras(d, p)
 			d.Dropped = dropped
+		}
+		if len(only) == 0 || slices.Contains(only, "logo_url") {
+			d.Logo = logo
 		}
 		r.status = draftReady
 		if err := a.saveDraft(ctx, tx, r); err != nil {

@@ -16,6 +16,13 @@ type Fetcher interface {
 	FetchHTML(ctx context.Context, url string) (html string, err error)
 }
 
+// ImageFetcher reads one image URL through the service's SSRF-guarded
+// client (owners' image URLs, the drafter's logos), at most limit bytes; a
+// longer body is an error, not a truncated image.
+type ImageFetcher interface {
+	FetchImage(ctx context.Context, url string, limit int64) ([]byte, error)
+}
+
 // Resolver looks up DNS TXT records (claims by DNS).
 type Resolver interface {
 	LookupTXT(ctx context.Context, name string) ([]string, error)
@@ -42,9 +49,14 @@ func (noFetcher) FetchHTML(ctx context.Context, url string) (string, error) {
 	return "", fmt.Errorf("no web fetcher configured")
 }
 
+func (noFetcher) FetchImage(ctx context.Context, url string, limit int64) ([]byte, error) {
+	return nil, fmt.Errorf("no web fetcher configured")
+}
+
 // Externals are the adapters the app uses; zero values get offline defaults.
 type Externals struct {
 	Fetcher  Fetcher
+	Images   ImageFetcher
 	Resolver Resolver
 	Mailer   Mailer
 }
@@ -53,6 +65,9 @@ type Externals struct {
 func (a *Kernel) SetExternals(x Externals) {
 	if x.Fetcher == nil {
 		x.Fetcher = noFetcher{}
+	}
+	if x.Images == nil {
+		x.Images = noFetcher{}
 	}
 	if x.Resolver == nil {
 		x.Resolver = net.DefaultResolver

@@ -34,7 +34,9 @@ type outboxState struct {
 
 // OnOutboxWake adds a delivery that also runs when the outbox is woken
 // (webhooks share the wake-up: their events are queued the same way).
-func (a *Kernel) OnOutboxWake(fn func(context.Context) error) { a.outbox.after = append(a.outbox.after, fn) }
+func (a *Kernel) OnOutboxWake(fn func(context.Context) error) {
+	a.outbox.after = append(a.outbox.after, fn)
+}
 
 // WakeOutbox asks the outbox waker to deliver soon. It is called inside
 // the enqueuing transaction; the waker waits for that transaction to end.

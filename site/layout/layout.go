@@ -28,6 +28,8 @@ type Head struct {
 	NoReferrer  bool
 	Nav         string // highlighted navigation item
 	Narrow      bool   // a small centred box (forms)
+	OGImage     string // absolute URL of the page's social card (1200×630 PNG)
+	SiteLogo    string // path of the site team's logo, shown beside the name
 	Account     template.HTML
 	Body        template.HTML
 }
