@@ -261,3 +261,27 @@ func TestWebhookTargetsAndSSRFGuard(t *testing.T) {
 		t.Fatalf("guard: %d requests, error %q", rec.count(), lastErr)
 	}
 }
+
+func TestWebhookVoteMilestone(t *testing.T) {
+	e := apitest.New(t, apitest.Options{Fixture: true, Setup: func(a *app.App) { a.Webhooks.AllowPrivateTargets() }})
+	e.DB.W.Exec(`UPDATE users SET verified_at = '2026-01-02T00:00:00Z'`)
+	e.DB.W.Exec(`UPDATE listings SET votes = 9 WHERE slug = 'tablely'`)
+	rec := newReceiver(t)
+	owner := apitest.Bearer(e.APIKey("owner@example.com"))
+	if r := e.Do("POST", "/api/v1/me/webhooks", map[string]any{"url": rec.srv.URL, "events": []string{"listing.votes_milestone"}}, owner...); r.Status != 201 {
+		t.Fatalf("create: %d %s", r.Status, r.Body)
+	}
+	if st, err := e.App.People.ToggleVote(bg, 3, "tablely", "10.3.0.1"); err != nil || !st.Counted {
+		t.Fatalf("vote: %+v %v", st, err)
+	}
+	e.App.Webhooks.Deliver(bg)
+	if rec.count() != 1 || !strings.Contains(string(rec.bodies[0]), `"votes":10`) {
+		t.Fatalf("milestone: %d %s", rec.count(), rec.bodies)
+	}
+	// The next vote is no milestone.
+	e.App.People.ToggleVote(bg, 2, "tablely", "10.3.0.2")
+	e.App.Webhooks.Deliver(bg)
+	if rec.count() != 1 {
+		t.Fatalf("a vote past the milestone sent %d", rec.count())
+	}
+}
