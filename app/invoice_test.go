@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/zlib"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"io"
 	"regexp"
@@ -108,6 +109,19 @@ func TestInvoicePDFAndReceipt(t *testing.T) {
 		if !strings.Contains(subject+body, want) {
 			t.Errorf("receipt lacks %q: %s\n%s", want, subject, body)
 		}
+	}
+	// The receipt carries the same invoice as a PDF attachment.
+	var attachments string
+	e.DB.R.QueryRow(`SELECT attachments FROM outbox WHERE kind = 'receipt' AND to_addr = 'billing@buyer.example'`).Scan(&attachments)
+	var files []struct {
+		Name        string `json:"name"`
+		ContentType string `json:"content_type"`
+		Data        []byte `json:"data"`
+	}
+	json.Unmarshal([]byte(attachments), &files)
+	if len(files) != 1 || files[0].Name != "INV-000001.pdf" || files[0].ContentType != "application/pdf" ||
+		!strings.Contains(pdfText(t, files[0].Data), "VAT invoice INV-000001") {
+		t.Fatalf("receipt attachment: %.200s", attachments)
 	}
 	// A consumer in Germany pays German VAT; the invoice says so.
 	consumer := checkoutFor(t, e, "DE", "", "Max Muster")

@@ -261,3 +261,62 @@ func TestWebhookTargetsAndSSRFGuard(t *testing.T) {
 		t.Fatalf("guard: %d requests, error %q", rec.count(), lastErr)
 	}
 }
+
+func TestWebhookVoteMilestone(t *testing.T) {
+	e := apitest.New(t, apitest.Options{Fixture: true, Setup: func(a *app.App) { a.Webhooks.AllowPrivateTargets() }})
+	e.DB.W.Exec(`UPDATE users SET verified_at = '2026-01-02T00:00:00Z'`)
+	e.DB.W.Exec(`UPDATE listings SET votes = 9 WHERE slug = 'tablely'`)
+	rec := newReceiver(t)
+	owner := apitest.Bearer(e.APIKey("owner@example.com"))
+	if r := e.Do("POST", "/api/v1/me/webhooks", map[string]any{"url": rec.srv.URL, "events": []string{"listing.votes_milestone"}}, owner...); r.Status != 201 {
+		t.Fatalf("create: %d %s", r.Status, r.Body)
+	}
+	if st, err := e.App.People.ToggleVote(bg, 3, "tablely", "10.3.0.1"); err != nil || !st.Counted {
+		t.Fatalf("vote: %+v %v", st, err)
+	}
+	e.App.Webhooks.Deliver(bg)
+	if rec.count() != 1 || !strings.Contains(string(rec.bodies[0]), `"votes":10`) {
+		t.Fatalf("milestone: %d %s", rec.count(), rec.bodies)
+	}
+	// The next vote is no milestone.
+	e.App.People.ToggleVote(bg, 2, "tablely", "10.3.0.2")
+	e.App.Webhooks.Deliver(bg)
+	if rec.count() != 1 {
+		t.Fatalf("a vote past the milestone sent %d", rec.count())
+	}
+}
+
+// One delivery to an endpoint that keeps failing is tried 10 times over
+// about three days, then fails; the endpoint (10 failures) stays on.
+func TestWebhookBackoffForThreeDays(t *testing.T) {
+	e := apitest.New(t, apitest.Options{Fixture: true, Setup: func(a *app.App) { a.Webhooks.AllowPrivateTargets() }})
+	rec := newReceiver(t)
+	rec.fail = -1
+	owner := apitest.Bearer(e.APIKey("owner@example.com"))
+	e.Do("POST", "/api/v1/me/webhooks", map[string]any{"url": rec.srv.URL, "events": []string{"listing.updated"}}, owner...)
+	e.Do("PATCH", "/api/v1/me/listings/3", map[string]any{"fields": map[string]any{"tagline": "x"}}, owner...)
+	now := apitest.Now
+	for i := 0; i < 12; i++ {
+		e.App.Now = func() time.Time { return now }
+		e.App.Webhooks.Deliver(bg)
+		var next string
+		e.DB.R.QueryRow(`SELECT next_attempt_at FROM webhook_deliveries`).Scan(&next)
+		now, _ = time.Parse(time.RFC3339, next)
+		now = now.Add(time.Second)
+	}
+	var status string
+	var attempts int
+	var first, last string
+	e.DB.R.QueryRow(`SELECT status, attempts FROM webhook_deliveries`).Scan(&status, &attempts)
+	e.DB.R.QueryRow(`SELECT min(attempted_at), max(attempted_at) FROM webhook_attempts`).Scan(&first, &last)
+	t1, _ := time.Parse(time.RFC3339, first)
+	t2, _ := time.Parse(time.RFC3339, last)
+	if status != "failed" || attempts != 10 || rec.count() != 10 || t2.Sub(t1) < 71*time.Hour || t2.Sub(t1) > 73*time.Hour {
+		t.Fatalf("%s after %d attempts (%d requests) over %v", status, attempts, rec.count(), t2.Sub(t1))
+	}
+	var endpoint string
+	e.DB.R.QueryRow(`SELECT status FROM webhook_endpoints`).Scan(&endpoint)
+	if endpoint != "enabled" {
+		t.Fatalf("endpoint %s after 10 failures", endpoint)
+	}
+}

@@ -7,6 +7,7 @@
 package mailer
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -118,6 +119,14 @@ func (s *SMTP) Message(e kernel.Email) (*gomail.Msg, error) {
 	m.SetBodyString(gomail.TypeTextPlain, e.Text)
 	if e.HTML != "" {
 		m.AddAlternativeString(gomail.TypeTextHTML, e.HTML)
+	}
+	for _, a := range e.Attachments {
+		if strings.ContainsAny(a.Name+a.ContentType, "\r\n\"") {
+			return nil, errors.New("header injection refused")
+		}
+		if err := m.AttachReader(a.Name, bytes.NewReader(a.Data), gomail.WithFileContentType(gomail.ContentType(a.ContentType))); err != nil {
+			return nil, err
+		}
 	}
 	return m, nil
 }

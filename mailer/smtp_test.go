@@ -3,6 +3,7 @@ package mailer
 import (
 	"bufio"
 	"context"
+	"encoding/base64"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -145,5 +146,46 @@ func TestSMTPURLAndInjection(t *testing.T) {
 	if err := m.SendEmail(context.Background(), kernel.Email{To: "a@b.c", Subject: "s", Text: "b",
 		Headers: map[string]string{"List-Unsubscribe": "<x>\r\nBcc: x@y.z"}}); err == nil || !strings.Contains(err.Error(), "injection") {
 		t.Errorf("header injection in extra headers: %v", err)
+	}
+}
+
+// A receipt with its invoice attached: multipart/mixed with the text and
+// HTML alternative and the PDF, whose bytes come back intact.
+func TestSMTPAttachment(t *testing.T) {
+	addr, got := fakeSMTP(t)
+	m, _ := New("smtp://" + addr + "?from=hello@launchdir.test")
+	pdf := []byte("%PDF-1.3\n\x00\x01binary\xff")
+	e := kernel.Email{Kind: "receipt", To: "b@example.com", Subject: "Receipt", Text: "Thanks", HTML: "<p>Thanks</p>",
+		Attachments: []kernel.Attachment{{Name: "INV-000001.pdf", ContentType: "application/pdf", Data: pdf}}}
+	if err := m.SendEmail(context.Background(), e); err != nil {
+		t.Fatal(err)
+	}
+	msg, err := mail.ReadMessage(strings.NewReader(<-got))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mt, params, _ := mime.ParseMediaType(msg.Header.Get("Content-Type"))
+	if mt != "multipart/mixed" {
+		t.Fatalf("content type %q", mt)
+	}
+	r := multipart.NewReader(msg.Body, params["boundary"])
+	found := false
+	for {
+		p, err := r.NextPart()
+		if err != nil {
+			break
+		}
+		if strings.HasPrefix(p.Header.Get("Content-Type"), "application/pdf") {
+			b, _ := io.ReadAll(base64.NewDecoder(base64.StdEncoding, p))
+			found = string(b) == string(pdf) && p.FileName() == "INV-000001.pdf"
+		}
+	}
+	if !found {
+		t.Fatal("no intact PDF attachment")
+	}
+	bad := e
+	bad.Attachments = []kernel.Attachment{{Name: "x.pdf\r\nBcc: evil@example.com", ContentType: "application/pdf"}}
+	if _, err := m.Message(bad); err == nil {
+		t.Fatal("header injection through a file name")
 	}
 }

@@ -99,15 +99,8 @@ func (s *Site) comments(r *http.Request, slug, name string, person *Person, form
 	}
 	d := &commentsData{Slug: slug, Name: name, Sort: sort, List: list, Pager: newPager(r, page, commentsPerPage, list.Total),
 		Form: form, MaxBody: conversation.MaxCommentBody}
-	var listingID int64
-	if err := s.App.DB.R.QueryRowContext(r.Context(), `SELECT id FROM listings WHERE slug = ?`, slug).Scan(&listingID); err != nil {
+	if d.Shown, d.IsOwner, err = s.App.Conversation.Summary(r.Context(), slug, viewer); err != nil {
 		return nil, err
-	}
-	if d.Shown, err = s.App.Conversation.Count(r.Context(), listingID); err != nil {
-		return nil, err
-	}
-	if person != nil {
-		d.IsOwner = s.App.OwnListing(r.Context(), s.App.DB.R, person.ID, listingID) == nil
 	}
 	return d, nil
 }

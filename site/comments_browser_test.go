@@ -71,7 +71,7 @@ func TestBrowserVisitorAsksMakerAnswers(t *testing.T) {
 	checkAxe(t, ctx, "email-settings")
 	screenshot(t, ctx, "email-settings")
 	// The founder area's webhooks page, with a new secret shown once.
-	err = chromedp.Do(ctx, chromedp.Navigate(e.URL+"/me/webhooks"),
+	err = chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(e.URL+"/me/webhooks"),
 		chromedp.SendKeys(chromedp.CSS("#hook-url"), "https://hooks.example.com/launchdir"),
 		chromedp.Click(chromedp.CSS(`input[value="comment.created"]`)),
 		chromedp.Click(chromedp.CSS(`form[action="/me/webhooks"] button`)),
@@ -81,6 +81,9 @@ func TestBrowserVisitorAsksMakerAnswers(t *testing.T) {
 	}
 	checkAxe(t, ctx, "founder-webhooks")
 	screenshot(t, ctx, "founder-webhooks")
+	for _, w := range []int64{1280, 390, 320} {
+		shoot(t, ctx, e.URL+"/me/webhooks", w, "founder-webhooks")
+	}
 	for _, w := range []int64{1280, 320} {
 		shoot(t, ctx, e.URL+"/digests", w, "digest")
 	}
@@ -97,7 +100,7 @@ func shoot(t *testing.T, ctx context.Context, url string, w int64, name string) 
 		t.Fatal(err)
 	}
 	over, err := chromedp.Run(ctx, chromedp.Evaluate[bool](
-		`document.querySelector('.upcoming, .digest-page') ? document.documentElement.scrollWidth > window.innerWidth + 1 :
+		`document.querySelector('.upcoming, .digest-page, .table-scroll') ? document.documentElement.scrollWidth > window.innerWidth + 1 :
 		 (c => [...c.querySelectorAll('*')].some(el => el.checkVisibility() && el.getBoundingClientRect().right > c.getBoundingClientRect().right + 1))(document.querySelector('.comments'))`))
 	if err != nil {
 		t.Fatal(err)

@@ -124,6 +124,10 @@ func (a *Service) MoveListingWeek(ctx context.Context, adminID, listingID int64,
 		if _, err := tx.ExecContext(ctx, `UPDATE listings SET launch_week = ?, updated_at = ? WHERE id = ?`, week, a.NowText(), listingID); err != nil {
 			return err
 		}
+		// The owners (and their webhooks) hear the new week.
+		if err := a.NotifyScheduled(ctx, tx, listingID, 0); err != nil {
+			return err
+		}
 		return a.audit(ctx, tx, adminID, "move_listing_week", "listing "+strconv.FormatInt(listingID, 10),
 			map[string]any{"launch_week": old.String}, map[string]any{"launch_week": week})
 	})

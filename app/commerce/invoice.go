@@ -112,24 +112,33 @@ func (a *Service) InvoiceFor(ctx context.Context, userID int64, number string) (
 	if err != nil {
 		return nil, nil, kernel.NotFound(err, "order "+number)
 	}
+	inv, err := loadInvoice(ctx, a.DB.R, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	pdf, err := a.invoicePDF(inv)
+	if err != nil {
+		return nil, nil, err
+	}
+	return inv, pdf, nil
+}
+
+// loadInvoice reads the invoice issued for order o.
+func loadInvoice(ctx context.Context, q kernel.Querier, o *Order) (*Invoice, error) {
 	var inv Invoice
 	var seller, buyer string
-	err = a.DB.R.QueryRowContext(ctx, `SELECT number, issued_at, seller, buyer FROM invoices WHERE order_id = ?`, o.ID).
+	err := q.QueryRowContext(ctx, `SELECT number, issued_at, seller, buyer FROM invoices WHERE order_id = ?`, o.ID).
 		Scan(&inv.Sequence, &inv.IssuedAt, &seller, &buyer)
+	if err == sql.ErrNoRows {
+		return nil, &ops.Error{Code: ops.CodeNotFound, Detail: "order " + o.Number + " has no invoice: invoices are issued when an order is paid"}
+	}
 	if err != nil {
-		if err == sql.ErrNoRows {
-			return nil, nil, &ops.Error{Code: ops.CodeNotFound, Detail: "order " + number + " has no invoice: invoices are issued when an order is paid"}
-		}
-		return nil, nil, err
+		return nil, err
 	}
 	json.Unmarshal([]byte(seller), &inv.Seller)
 	json.Unmarshal([]byte(buyer), &inv.Buyer)
 	inv.Number, inv.Order, inv.Wording, inv.order = InvoiceNumber(inv.Sequence), o.Number, vatWording(o.VAT), o
-	pdf, err := a.invoicePDF(&inv)
-	if err != nil {
-		return nil, nil, err
-	}
-	return &inv, pdf, nil
+	return &inv, nil
 }
 
 // receipt queues the buyer's receipt in the payment transaction: order,
@@ -153,7 +162,7 @@ func (a *Service) receipt(ctx context.Context, tx *sql.Tx, orderID, seq int64) e
 	}
 	link := a.Cfg.BaseURL + "/me/orders/" + o.Number + "/invoice.pdf"
 	billing := strings.TrimSpace(strings.Join([]string{o.Billing.Name, o.Billing.Address, o.VAT.Country, o.VAT.VATNumber}, "\n"))
-	text := "Thank you for your payment. Your receipt:\n\nOrder " + o.Number + ", invoice " + InvoiceNumber(seq) + "\n\n" + lines.String() +
+	text := "Thank you for your payment. Your receipt (the VAT invoice is attached as a PDF):\n\nOrder " + o.Number + ", invoice " + InvoiceNumber(seq) + "\n\n" + lines.String() +
 		"\nNet " + money(o.TaxableCents) + "\nVAT (" + o.VAT.Rate + " %) " + money(o.VATCents) + "\nTotal paid " + money(o.TotalCents) +
 		"\n\n" + vatWording(o.VAT) + "\n\nBilled to:\n" + firstOf(billing, o.UserEmail) + "\n\nYour VAT invoice (PDF): " + link + "\n\n-- \n" +
 		a.Cfg.SiteName + " " + a.Cfg.BaseURL + "\n"
@@ -162,8 +171,17 @@ func (a *Service) receipt(ctx context.Context, tx *sql.Tx, orderID, seq int64) e
 		kernel.Paragraph("Net "+money(o.TaxableCents)+"\nVAT ("+o.VAT.Rate+" %) "+money(o.VATCents)+"\nTotal paid "+money(o.TotalCents)) +
 		kernel.Paragraph(vatWording(o.VAT)) + kernel.Paragraph("Billed to:\n"+firstOf(billing, o.UserEmail)) +
 		kernel.ButtonHTML(link, "Download the VAT invoice (PDF)"))
+	inv, err := loadInvoice(ctx, tx, o)
+	if err != nil {
+		return err
+	}
+	pdf, err := a.invoicePDF(inv)
+	if err != nil {
+		return err
+	}
 	return a.EnqueueMessage(ctx, tx, kernel.Email{Kind: "receipt", To: firstOf(o.Billing.Email, o.UserEmail),
-		Subject: "Receipt for order " + o.Number + " (invoice " + InvoiceNumber(seq) + ")", Text: text, HTML: html})
+		Subject: "Receipt for order " + o.Number + " (invoice " + InvoiceNumber(seq) + ")", Text: text, HTML: html,
+		Attachments: []kernel.Attachment{{Name: inv.Number + ".pdf", ContentType: "application/pdf", Data: pdf}}})
 }
 
 // invoiceDate is an RFC 3339 time as a date.

@@ -126,6 +126,23 @@ func (a *Service) Count(ctx context.Context, listingID int64) (int, error) {
 	return a.DB.Count(ctx, `SELECT count(*) FROM comments c WHERE c.listing_id = ? AND `+shown("c"), listingID)
 }
 
+// Summary is what a listing page says about its conversation: how many
+// comments are shown and whether the viewer (0: nobody) is an owner, who
+// may pin a maker's comment.
+func (a *Service) Summary(ctx context.Context, slug string, viewer int64) (shownCount int, isOwner bool, err error) {
+	l, err := openListing(ctx, a.DB.R, slug)
+	if err != nil {
+		return 0, false, err
+	}
+	if shownCount, err = a.Count(ctx, l.ID); err != nil {
+		return 0, false, err
+	}
+	if viewer > 0 {
+		isOwner = a.OwnListing(ctx, a.DB.R, viewer, l.ID) == nil
+	}
+	return shownCount, isOwner, nil
+}
+
 // commentByID is one comment as its author sees it after a change.
 func (a *Service) commentByID(ctx context.Context, id, viewer int64) (*Comment, error) {
 	row := a.DB.R.QueryRowContext(ctx, `SELECT `+commentCols+` FROM comments c LEFT JOIN users u ON u.id = c.user_id WHERE c.id = ?`, viewer, id)

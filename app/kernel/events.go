@@ -13,7 +13,7 @@ import (
 // rolled-back change, nothing lost on restart); app/webhooks delivers them.
 
 // EventTypes are the events an endpoint can subscribe to.
-var EventTypes = []string{"listing.scheduled", "listing.live", "listing.updated", "comment.created", "review.created",
+var EventTypes = []string{"listing.scheduled", "listing.live", "listing.updated", "listing.votes_milestone", "comment.created", "review.created",
 	"claim.created", "claim.verified", "order.paid"}
 
 // IsEventType reports whether t is one of EventTypes.

@@ -18,6 +18,15 @@ type Email struct {
 	Text    string
 	HTML    string
 	Headers map[string]string
+	// Attachments are files sent with the email (a receipt's invoice).
+	Attachments []Attachment
+}
+
+// Attachment is one file of an email.
+type Attachment struct {
+	Name        string `json:"name"`
+	ContentType string `json:"content_type"`
+	Data        []byte `json:"data"`
 }
 
 // EmailSender is implemented by mailers that send both parts and headers
@@ -40,8 +49,13 @@ func (a *Kernel) EnqueueMessage(ctx context.Context, tx *sql.Tx, m Email) error 
 		b, _ := json.Marshal(m.Headers)
 		headers = string(b)
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO outbox(kind, to_addr, subject, body, html, headers, next_attempt_at, created_at) VALUES(?,?,?,?,?,?,?,?)`,
-		m.Kind, m.To, m.Subject, m.Text, m.HTML, headers, now, now)
+	attachments := "[]"
+	if len(m.Attachments) > 0 {
+		b, _ := json.Marshal(m.Attachments)
+		attachments = string(b)
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO outbox(kind, to_addr, subject, body, html, headers, attachments, next_attempt_at, created_at) VALUES(?,?,?,?,?,?,?,?,?)`,
+		m.Kind, m.To, m.Subject, m.Text, m.HTML, headers, attachments, now, now)
 	a.WakeOutbox()
 	return err
 }

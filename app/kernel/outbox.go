@@ -76,6 +76,7 @@ type outboxRow struct {
 	kind              string
 	to, subject, body string
 	html, headers     string
+	attachments       string
 	attempts          int
 }
 
@@ -85,7 +86,7 @@ func (a *Kernel) DeliverOutbox(ctx context.Context) error {
 	a.outbox.mu.Lock()
 	defer a.outbox.mu.Unlock()
 	now := a.Now().UTC()
-	rows, err := a.DB.R.QueryContext(ctx, `SELECT id, kind, to_addr, subject, body, html, headers, attempts FROM outbox
+	rows, err := a.DB.R.QueryContext(ctx, `SELECT id, kind, to_addr, subject, body, html, headers, attachments, attempts FROM outbox
 		WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT 50`, now.Format(time.RFC3339))
 	if err != nil {
 		return err
@@ -93,7 +94,7 @@ func (a *Kernel) DeliverOutbox(ctx context.Context) error {
 	var due []outboxRow
 	for rows.Next() {
 		var r outboxRow
-		if err := rows.Scan(&r.id, &r.kind, &r.to, &r.subject, &r.body, &r.html, &r.headers, &r.attempts); err != nil {
+		if err := rows.Scan(&r.id, &r.kind, &r.to, &r.subject, &r.body, &r.html, &r.headers, &r.attachments, &r.attempts); err != nil {
 			rows.Close()
 			return err
 		}
@@ -113,6 +114,7 @@ func (a *Kernel) deliverOne(ctx context.Context, r outboxRow, now time.Time) err
 	if es, ok := a.Ext.Mailer.(EmailSender); ok {
 		e := Email{Kind: r.kind, To: r.to, Subject: r.subject, Text: r.body, HTML: r.html}
 		json.Unmarshal([]byte(r.headers), &e.Headers)
+		json.Unmarshal([]byte(r.attachments), &e.Attachments)
 		sendErr = es.SendEmail(ctx, e)
 	} else {
 		sendErr = a.Ext.Mailer.Send(ctx, r.to, r.subject, r.body)

@@ -145,6 +145,9 @@ func (a *Service) ToggleVote(ctx context.Context, userID int64, slug, ip string)
 				if err := countVote(ctx, tx, l.ID, week, +1); err != nil {
 					return err
 				}
+				if err := a.voteMilestone(ctx, tx, l.ID); err != nil {
+					return err
+				}
 			}
 		default:
 			return err

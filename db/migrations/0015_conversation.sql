@@ -189,3 +189,7 @@ CREATE TABLE digests (
   recipients INTEGER NOT NULL,
   created_at TEXT NOT NULL
 );
+
+-- Emails may carry attachments (the VAT invoice PDF of a receipt): a JSON
+-- array of {name, content_type, data (base64)}.
+ALTER TABLE outbox ADD COLUMN attachments TEXT NOT NULL DEFAULT '[]';
