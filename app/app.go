@@ -60,6 +60,7 @@ func New(d *db.DB, cfg kernel.Config, log *slog.Logger) (*App, error) {
 	a.Drafting = drafting.New(k, a.Owning)
 	a.Commerce = commerce.New(k)
 	a.Admin = admin.New(k, a.Commerce)
+	a.Admin.People = a.People
 	t, err := ops.NewTable(a.operations())
 	if err != nil {
 		return nil, err

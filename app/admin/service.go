@@ -12,12 +12,15 @@ package admin
 import (
 	"launchdir/app/commerce"
 	"launchdir/app/kernel"
+	"launchdir/app/people"
 )
 
 // Service is the admin domain.
 type Service struct {
 	*kernel.Kernel
 	Commerce *commerce.Service
+	// People holds the vote rings the site team reviews (set by app.New).
+	People *people.Service
 }
 
 // New builds the admin domain.

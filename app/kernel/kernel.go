@@ -28,6 +28,10 @@ type Config struct {
 	// VoteMinAccountAge: votes of younger accounts are stored but not
 	// counted (0 means the default, 24 h; negative means no minimum).
 	VoteMinAccountAge time.Duration
+	// Sign-up limits per address and per network in 24 hours, and the size
+	// at which accounts voting together are a suspected ring (app/people,
+	// integrity.go): 0 means the default, negative means off.
+	SignupsPerAddress, SignupsPerNetwork, VoteRingSize int
 }
 
 // Kernel is what every domain service embeds: one per process, shared by
