@@ -13,9 +13,9 @@ import (
 )
 
 var (
-	hrefs        = regexp.MustCompile(`(?:href|action)="(/[^"#]*)`)
-	scriptTags   = regexp.MustCompile(`(?is)<script([^>]*)>(.*?)</script>`)
-	eventAttrs   = regexp.MustCompile(`(?i)<[a-z][^>]*\son[a-z]+\s*=`)
+	hrefs      = regexp.MustCompile(`(?:href|action)="(/[^"#]*)`)
+	scriptTags = regexp.MustCompile(`(?is)<script([^>]*)>(.*?)</script>`)
+	eventAttrs = regexp.MustCompile(`(?i)<[a-z][^>]*\son[a-z]+\s*=`)
 )
 
 // checkPageHeaders checks what every HTML page must send: a CSP that
