@@ -1,11 +1,13 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -118,7 +120,7 @@ func startReadReplica(ctx context.Context, c *Config, log *slog.Logger) (*Servic
 		return fail(err)
 	}
 	log.Info("read replica", "primary", c.PrimaryURL, "follows", replica.Redact(c.ReplicaOf))
-	return &Service{App: a, Handler: toPrimary(srv, c), cancel: func() {}, DB: d, fol: fol}, nil
+	return &Service{App: a, Handler: toPrimary(srv, c, a.Table), cancel: func() {}, DB: d, fol: fol}, nil
 }
 
 // schemaWatch logs (once per version) when the primary's schema moves away
@@ -141,8 +143,9 @@ func schemaWatch(d *db.DB, log *slog.Logger) func() {
 // origin: cookies, CSRF tokens and Authorization stay as sent) and relays
 // the answer; with -replica-writes redirect it answers 307 with the same
 // URL on the primary instead. GET pages that write (email verification,
-// the OAuth flow, checkout) go there too. MCP stays: its read tools answer
-// here and its write tools say where the primary is.
+// the OAuth flow, checkout) go there too. MCP reads answer here; an MCP
+// call of a write tool is forwarded to the primary in both modes (MCP
+// clients do not follow redirects of a POST), like a REST write.
 //
 // Read-your-writes: the primary marks the browser that just wrote with a
 // short-lived cookie (RecentWriteCookie); a proxying replica sends that
@@ -162,7 +165,7 @@ const ForwardedHeader = "Launchdir-Forwarded-By-Replica"
 // ViaReplica is the Via entry of an answer a replica relayed from the primary.
 const ViaReplica = "1.1 launchdir-replica"
 
-func toPrimary(next http.Handler, c *Config) http.Handler {
+func toPrimary(next http.Handler, c *Config, table *ops.Table) http.Handler {
 	target, _ := url.Parse(c.PrimaryURL) // checked by checkReadReplica
 	proxy := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
@@ -187,6 +190,10 @@ func toPrimary(next http.Handler, c *Config) http.Handler {
 			e := ops.ReadReplica(c.PrimaryURL)
 			e.Detail = "a read replica forwarded this request to another read replica: its -primary-url must point at the primary"
 			writeReplicaProblem(w, http.StatusLoopDetected, e)
+			return
+		}
+		if mcpWrite(r, table) {
+			proxy.ServeHTTP(w, r)
 			return
 		}
 		toP := writesOnPrimary(r)
@@ -238,8 +245,43 @@ func writeReplicaProblem(w http.ResponseWriter, status int, e *ops.Error) {
 	json.NewEncoder(w).Encode(p)
 }
 
+// mcpWrite reports whether r is an MCP call of a tool that writes. It reads
+// the message (at most maxMCPPeek bytes; the MCP door refuses larger
+// bodies anyway) and puts it back for whoever serves the request.
+func mcpWrite(r *http.Request, table *ops.Table) bool {
+	if r.Method != http.MethodPost || !strings.HasPrefix(r.URL.Path, "/mcp") || r.Body == nil {
+		return false
+	}
+	if name := r.Header.Get("Mcp-Name"); r.Header.Get("Mcp-Method") == "tools/call" && name != "" {
+		op := table.Get(name)
+		return op != nil && !op.ReadOnly()
+	}
+	head, err := io.ReadAll(io.LimitReader(r.Body, maxMCPPeek))
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
+	if err != nil {
+		return false
+	}
+	var m struct {
+		Method string `json:"method"`
+		Params struct {
+			Name string `json:"name"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(head, &m) != nil || m.Method != "tools/call" {
+		return false
+	}
+	op := table.Get(m.Params.Name)
+	return op != nil && !op.ReadOnly()
+}
+
+// maxMCPPeek is the MCP door's body limit (1 MiB).
+const maxMCPPeek = 1 << 20
+
 func writesOnPrimary(r *http.Request) bool {
-	if r.URL.Path == "/mcp" { // sessions live in this process; tools check themselves
+	if strings.HasPrefix(r.URL.Path, "/mcp") { // sessions live in this process; write tools are forwarded by mcpWrite
 		return false
 	}
 	switch r.Method {
