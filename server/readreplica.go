@@ -88,7 +88,8 @@ func startReadReplica(ctx context.Context, c *Config, log *slog.Logger) (*Servic
 		return nil, fmt.Errorf("read replica %s: %v", c.DB, err)
 	}
 	fol.OnApply(d.Invalidate) // cached reads retire with every applied batch
-	fol.OnApply(schemaWatch(d, log))
+	gate := &schemaGate{}
+	fol.OnApply(schemaWatch(d, log, gate))
 	fail := func(err error) (*Service, error) {
 		d.Close()
 		fol.Close()
@@ -105,7 +106,14 @@ func startReadReplica(ctx context.Context, c *Config, log *slog.Logger) (*Servic
 	}
 	srv, err := routes.New(a, routes.Options{RatePerSecond: c.RatePerSecond, RateBurst: c.RateBurst, TrustProxy: c.TrustProxy,
 		MaxInFlight: c.MaxInFlight, MaxInFlightWrites: c.MaxWrites, QueueTimeout: c.QueueTimeout,
-		Replication: func() any { st := fol.Status(); st.Primary = c.PrimaryURL; return st }})
+		Replication: func() any {
+			st := fol.Status()
+			st.Primary = c.PrimaryURL
+			if reason := gate.reason(); reason != "" {
+				st.InSync, st.Error = false, reason
+			}
+			return st
+		}})
 	if err != nil {
 		return fail(err)
 	}
@@ -120,22 +128,63 @@ func startReadReplica(ctx context.Context, c *Config, log *slog.Logger) (*Servic
 		return fail(err)
 	}
 	log.Info("read replica", "primary", c.PrimaryURL, "follows", replica.Redact(c.ReplicaOf))
-	return &Service{App: a, Handler: toPrimary(srv, c, a.Table), cancel: func() {}, DB: d, fol: fol}, nil
+	return &Service{App: a, Handler: gate.wrap(toPrimary(srv, c, a.Table)), cancel: func() {}, DB: d, fol: fol}, nil
 }
 
-// schemaWatch logs (once per version) when the primary's schema moves away
-// from this binary's while the replica runs: the primary was upgraded and
-// this replica must be restarted with the same version.
-func schemaWatch(d *db.DB, log *slog.Logger) func() {
-	var warned atomic.Value
+// schemaWatch checks the copy's schema after every applied batch. When the
+// primary's schema moves away from this binary's (the primary was upgraded)
+// the replica stops serving: its queries were written for the old schema,
+// and answering from a schema it does not know could be wrong in ways no
+// test covers. It says why on every answer and on /readyz (503) until it
+// is restarted with the primary's version; /healthz stays up and reports
+// the reason. A binary cannot learn a newer schema, so "catching up" means
+// that restart.
+func schemaWatch(d *db.DB, log *slog.Logger, gate *schemaGate) func() {
 	return func() {
 		err := d.CheckReplicaSchema(context.Background())
-		if err == nil || warned.Load() == err.Error() {
+		if err == nil {
+			gate.set("")
 			return
 		}
-		warned.Store(err.Error())
-		log.Error("the primary's schema changed; restart this replica with the primary's launchdir version", "err", err)
+		if gate.set(err.Error()) {
+			log.Error("the primary's schema changed: this replica stops serving until it is restarted with the primary's launchdir version", "err", err)
+		}
 	}
+}
+
+// schemaGate holds why a replica stopped serving ("" while it serves).
+type schemaGate struct{ why atomic.Pointer[string] }
+
+// set records the reason and reports whether it changed.
+func (g *schemaGate) set(reason string) bool {
+	old := g.why.Swap(&reason)
+	return old == nil && reason != "" || old != nil && *old != reason
+}
+
+func (g *schemaGate) reason() string {
+	if p := g.why.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
+// wrap answers /readyz and refuses everything but /healthz while stopped.
+func (g *schemaGate) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reason := g.reason()
+		switch {
+		case r.URL.Path == "/readyz" && reason == "":
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Cache-Control", "no-store")
+			w.Write([]byte(`{"ready":true}` + "\n"))
+		case reason != "" && r.URL.Path != "/healthz":
+			e := &ops.Error{Code: ops.CodeUnavailable, RetryAfter: 30 * time.Second,
+				Detail: "this read replica stopped serving: " + reason}
+			writeReplicaProblem(w, http.StatusServiceUnavailable, e)
+		default:
+			next.ServeHTTP(w, r)
+		}
+	})
 }
 
 // A write reaching a replica goes to the primary: by default the replica
