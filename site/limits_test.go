@@ -17,6 +17,7 @@ import (
 	"launchdir/apitest"
 	"launchdir/app"
 	"launchdir/app/people"
+	"launchdir/routes"
 )
 
 var nextField = regexp.MustCompile(`name="next" value="([^"]*)"`)
@@ -321,5 +322,22 @@ func TestRingModerationPage(t *testing.T) {
 	}
 	if pg := newVisitor(t, e).get("/admin/rings"); pg.status != 303 && pg.status != 404 && pg.status != 403 {
 		t.Errorf("anonymous /admin/rings: %d", pg.status)
+	}
+}
+
+// The OAuth sign-in page sends the browser back only to its own
+// authorization endpoint, whatever the posted request holds.
+func TestOAuthSignInRedirectStaysLocal(t *testing.T) {
+	e := peopleEnv(t)
+	newMember(t, e, "oauthnext@example.com")
+	client := registerOAuthClient(t, e)
+	b := newVisitor(t, e)
+	b.get("/oauth/authorize?" + url.Values{"response_type": {"code"}, "client_id": {client}, "redirect_uri": {"http://127.0.0.1:9999/callback"},
+		"code_challenge": {"E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"}, "code_challenge_method": {"S256"}}.Encode())
+	request := url.Values{"client_id": {client}, "next": {"//evil.example"}, "redirect_uri": {"http://127.0.0.1:9999/callback"}}.Encode() + "&x=%0d%0aLocation:%20//evil.example"
+	r := b.post("/oauth/signin", url.Values{"request": {request}, "email": {"oauthnext@example.com"}, "password": {"correct horse battery"}})
+	loc := r.header.Get("Location")
+	if r.status != 303 || !strings.HasPrefix(loc, "/oauth/authorize?") || routes.LocalPath(loc) != loc {
+		t.Fatalf("OAuth sign-in: %d Location %q", r.status, loc)
 	}
 }
