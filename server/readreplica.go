@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"launchdir/app"
-	"launchdir/app/kernel"
 	"launchdir/db"
 	"launchdir/mcp"
 	"launchdir/oauth"
@@ -96,7 +95,7 @@ func startReadReplica(ctx context.Context, c *Config, log *slog.Logger) (*Servic
 		return nil, err
 	}
 	ops.ProblemTypeBase = c.BaseURL + "/problems/"
-	a, err := app.New(d, kernel.Config{BaseURL: c.BaseURL, VoteMinAccountAge: voteMinAge(c.VoteMinAge)}, log)
+	a, err := app.New(d, c.kernelConfig(), log)
 	if err != nil {
 		return fail(err)
 	}
