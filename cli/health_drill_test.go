@@ -178,3 +178,21 @@ func TestReplicaFullDiskRollsBack(t *testing.T) {
 		}
 	}
 }
+
+// The vote-integrity flags at their edges: a ring of 1 and negative limits
+// are refused; 0 (off) and 2 are fine.
+func TestVoteIntegrityFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		ok   bool
+	}{
+		{[]string{"-vote-ring-size", "1"}, false}, {[]string{"-vote-ring-size", "2"}, true}, {[]string{"-vote-ring-size", "0"}, true},
+		{[]string{"-signups-per-address", "-1"}, false}, {[]string{"-signups-per-network", "-1"}, false}, {[]string{"-signups-per-address", "0"}, true},
+	} {
+		_, err := runCmd(t, append(c.args, "-addr", "127.0.0.1:0", "-db", "/nonexistent-dir/x.db")...)
+		refused := err != nil && strings.Contains(err.Error(), "-vote-ring-size")
+		if refused == c.ok {
+			t.Errorf("%v: %v", c.args, err)
+		}
+	}
+}
