@@ -35,6 +35,7 @@ func TestResponseStoredWithEffect(t *testing.T) {
 		{"PATCH", "/api/v1/me/listings/1", map[string]any{"fields": map[string]any{"tagline": "Stored with the effect"}}, true},
 		{"POST", "/api/v1/me/listings/1/updates", map[string]any{"title": "Crash day", "body": "It committed."}, true},
 		{"POST", "/api/v1/orders/checkout", apitest.Order(apitest.OrderItem("ai_review", "listing_id", 1)), true},
+		{"PUT", "/api/v1/me/listings/1/story", map[string]any{"title": "Why", "story": "Because it committed."}, true},
 		{"POST", "/api/v1/me/listings/1/milestones", map[string]any{"date": "2026-05-01", "title": "Not stored with its effect"}, false},
 	}
 	for i, c := range calls {

@@ -92,8 +92,14 @@ func (a *Service) deleteMilestone(ctx context.Context, in *ops.Input) (any, erro
 }
 
 func (a *Service) sectionUnlocked(ctx context.Context, id int64, section string) bool {
+	return sectionUnlockedIn(ctx, a.DB.R, id, section)
+}
+
+// sectionUnlockedIn reads whether a paid section shows, inside or outside a
+// transaction.
+func sectionUnlockedIn(ctx context.Context, q kernel.Querier, id int64, section string) bool {
 	var on bool
-	a.DB.R.QueryRowContext(ctx, `SELECT unlock_`+section+` FROM listings WHERE id = ?`, id).Scan(&on)
+	q.QueryRowContext(ctx, `SELECT unlock_`+section+` FROM listings WHERE id = ?`, id).Scan(&on)
 	return on
 }
 
@@ -102,6 +108,7 @@ func (a *Service) setFounderStory(ctx context.Context, in *ops.Input) (any, erro
 	s := db.Story{Title: in.Str("title"), Story: in.Str("story"), WhyStarted: in.Str("why_started"), Problem: in.Str("problem"),
 		Journey: in.Str("journey"), Challenges: in.Str("challenges"), Achievements: in.Str("achievements"),
 		Lessons: in.Str("lessons"), WhatsNext: in.Str("whats_next"), UpdatedAt: a.Now().UTC().Format(time.RFC3339)}
+	var out StoryResult
 	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		if err := a.OwnListing(ctx, tx, uid, id); err != nil {
 			return err
@@ -128,12 +135,16 @@ func (a *Service) setFounderStory(ctx context.Context, in *ops.Input) (any, erro
 		}
 		after := s
 		after.UpdatedAt = ""
-		return a.Revise(ctx, tx, "story", id, id, uid, "set_founder_story", before, after)
+		if err := a.Revise(ctx, tx, "story", id, id, uid, "set_founder_story", before, after); err != nil {
+			return err
+		}
+		out = StoryResult{Story: s, ListingID: id, Visible: sectionUnlockedIn(ctx, tx, id, "story")}
+		return kernel.RespondInTx(ctx, tx, out)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return StoryResult{Story: s, ListingID: id, Visible: a.sectionUnlocked(ctx, id, "story")}, nil
+	return out, nil
 }
 
 type interviewAnswer struct {
