@@ -75,7 +75,7 @@ func New(d *db.DB, cfg kernel.Config, log *slog.Logger) (*App, error) {
 	a.Media = media.New(k)
 	a.Drafting = drafting.New(k, a.Owning, a.Media)
 	a.Commerce = commerce.New(k)
-	a.Admin = admin.New(k, a.Commerce, a.Media)
+	a.Admin = admin.New(k, a.People, a.Commerce, a.Media)
 	a.Conversation = conversation.New(k)
 	a.Webhooks = webhooks.New(k)
 	k.OnOutboxWake(a.Webhooks.Deliver)

@@ -15,6 +15,7 @@ import (
 	"launchdir/app/admin"
 	"launchdir/app/conversation"
 	"launchdir/app/kernel"
+	"launchdir/app/people"
 	"launchdir/ops"
 )
 
@@ -548,7 +549,12 @@ func TestOutboxWakesOnEnqueue(t *testing.T) {
 	}})
 	time.Sleep(100 * time.Millisecond) // the timer's first run is over
 	start := time.Now()
-	if _, err := e.App.People.SignUp(bg, "quick@example.com", "long enough password", "Quinn"); err != nil {
+	c, err := e.App.People.NewSignupChallenge(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.App.People.SignUp(bg, people.SignupRequest{Email: "quick@example.com", Password: "long enough password", Name: "Quinn",
+		IP: "10.9.9.1", Proof: people.SolveSignupChallenge(c)}); err != nil {
 		t.Fatal(err)
 	}
 	select {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -30,6 +31,15 @@ func init() {
 		if err := json.Unmarshal([]byte(args), &a); err != nil {
 			fmt.Fprintln(os.Stderr, "child args:", err)
 			os.Exit(2)
+		}
+		// A file-size limit makes a "full disk" for this process alone:
+		// writes past it fail with EFBIG (Go ignores SIGXFSZ).
+		if v := os.Getenv("LAUNCHDIR_TEST_FSIZE"); v != "" {
+			n, _ := strconv.ParseUint(v, 10, 64)
+			if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: n, Max: n}); err != nil {
+				fmt.Fprintln(os.Stderr, "rlimit:", err)
+				os.Exit(2)
+			}
 		}
 		if err := Run(a, os.Stdout, os.Stderr); err != nil {
 			fmt.Fprintln(os.Stderr, "launchdir:", err)

@@ -1,6 +1,7 @@
 package replica
 
 import (
+	"bufio"
 	"context"
 	"database/sql"
 	"encoding/binary"
@@ -475,20 +476,38 @@ func (f *Follower) applyBatch(ctx context.Context, files []*ltx.FileInfo) error 
 		// bring back a value a reader has cached).
 		counter, err := fileCounter(f.file)
 		if err != nil {
-			return err
+			return intact(err)
 		}
+		// What the batch overwrites is saved first: a batch that fails
+		// half-way (a full disk) is rolled back and the copy keeps serving
+		// its last whole state. Failing to save touches nothing.
+		undo, err := f.saveUndo(ready)
+		if err != nil {
+			return intact(fmt.Errorf("save the pages the batch replaces: %w", err))
+		}
+		defer func() { undo.Close(); os.Remove(undo.Name()) }()
 		if err := litestream.WriteTXIDFile(f.markerPath(), last); err != nil {
-			return err
+			return intact(err)
 		}
-		for _, r := range ready {
-			if err := f.writeLTX(r.tmp); err != nil {
-				return fmt.Errorf("apply %s-%s: %w", r.info.MinTXID, r.info.MaxTXID, err)
+		apply := func() error {
+			for _, r := range ready {
+				if err := f.writeLTX(r.tmp); err != nil {
+					return fmt.Errorf("apply %s-%s: %w", r.info.MinTXID, r.info.MaxTXID, err)
+				}
 			}
+			if err := stampHeader(f.file, counter+1); err != nil {
+				return err
+			}
+			return f.file.Sync()
 		}
-		if err := stampHeader(f.file, counter+1); err != nil {
-			return err
+		if err := apply(); err != nil {
+			if rerr := f.rollback(undo); rerr != nil {
+				return fmt.Errorf("%w; rolling the batch back failed too: %v", err, rerr)
+			}
+			os.Remove(litestream.TXIDPath(f.markerPath()))
+			return intact(fmt.Errorf("%w (rolled back: still serving the last whole state)", err))
 		}
-		return f.file.Sync()
+		return nil
 	})
 	if err != nil {
 		return err
@@ -542,8 +561,16 @@ func (f *Follower) exclusive(ctx context.Context, fn func() error) error {
 		}
 	}
 	if err := fn(); err != nil {
-		f.held = true
-		return fmt.Errorf("%w (the copy stays locked, reads wait, until the batch is redone)", err)
+		var ok *intactErr
+		if !errors.As(err, &ok) {
+			f.held = true
+			return fmt.Errorf("%w (the copy stays locked, reads wait, until the batch is redone)", err)
+		}
+		f.held = false // the copy is whole: readers go on
+		if _, uerr := f.lock.ExecContext(context.WithoutCancel(ctx), "ROLLBACK"); uerr != nil {
+			return fmt.Errorf("%w; unlock the copy: %v", ok.err, uerr)
+		}
+		return ok.err
 	}
 	f.held = false
 	// Nothing was written through SQLite: ROLLBACK only releases the lock.
@@ -551,6 +578,124 @@ func (f *Follower) exclusive(ctx context.Context, fn func() error) error {
 		return fmt.Errorf("unlock the copy: %w", err)
 	}
 	return nil
+}
+
+// intactErr is a failed batch that left the copy whole (nothing written,
+// or rolled back): the lock is released and readers go on.
+type intactErr struct{ err error }
+
+func (e *intactErr) Error() string { return e.err.Error() }
+func (e *intactErr) Unwrap() error { return e.err }
+
+func intact(err error) error { return &intactErr{err} }
+
+// saveUndo writes, beside the copy, the copy's size and the current
+// content of every existing page the batch will overwrite or cut off, and
+// syncs it.
+// Format: page size (4 bytes), file size (8), then page number (4) and
+// page for each.
+func (f *Follower) saveUndo(ready []fetched) (*os.File, error) {
+	pages := map[uint32]bool{}
+	var pageSize, minCommit uint32
+	for _, r := range ready {
+		dec := ltx.NewDecoder(r.tmp)
+		if err := dec.DecodeHeader(); err != nil {
+			return nil, err
+		}
+		pageSize = dec.Header().PageSize
+		if c := dec.Header().Commit; c > 0 && (minCommit == 0 || c < minCommit) {
+			minCommit = c
+		}
+		data := make([]byte, pageSize)
+		for {
+			var ph ltx.PageHeader
+			if err := dec.DecodePage(&ph, data); err == io.EOF {
+				break
+			} else if err != nil {
+				return nil, err
+			}
+			pages[ph.Pgno] = true
+		}
+		if _, err := r.tmp.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+	}
+	st, err := f.file.Stat()
+	if err != nil {
+		return nil, err
+	}
+	// Pages a batch cuts off (the database shrank) are replaced too.
+	if minCommit > 0 {
+		for pgno := minCommit + 1; int64(pgno)*int64(pageSize) <= st.Size(); pgno++ {
+			pages[pgno] = true
+		}
+	}
+	u, err := os.CreateTemp(filepath.Dir(f.path), filepath.Base(f.path)+".undo-*")
+	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*os.File, error) {
+		u.Close()
+		os.Remove(u.Name())
+		return nil, err
+	}
+	w := bufio.NewWriterSize(u, 1<<20)
+	var hdr [12]byte
+	binary.BigEndian.PutUint32(hdr[:4], pageSize)
+	binary.BigEndian.PutUint64(hdr[4:], uint64(st.Size()))
+	w.Write(hdr[:])
+	buf := make([]byte, 4+pageSize)
+	for pgno := range pages {
+		off := int64(pgno-1) * int64(pageSize)
+		if off+int64(pageSize) > st.Size() {
+			continue // a new page: the size cut restores it
+		}
+		binary.BigEndian.PutUint32(buf[:4], pgno)
+		if _, err := f.file.ReadAt(buf[4:], off); err != nil {
+			return fail(err)
+		}
+		if _, err := w.Write(buf); err != nil {
+			return fail(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return fail(err)
+	}
+	if err := u.Sync(); err != nil {
+		return fail(err)
+	}
+	return u, nil
+}
+
+// rollback puts back what saveUndo saved: the pages, then the size.
+func (f *Follower) rollback(u *os.File) error {
+	if _, err := u.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	r := bufio.NewReaderSize(u, 1<<20)
+	var hdr [12]byte
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+		return err
+	}
+	pageSize := binary.BigEndian.Uint32(hdr[:4])
+	size := int64(binary.BigEndian.Uint64(hdr[4:]))
+	// The size first: pages cut off by the batch come back within it.
+	if err := f.file.Truncate(size); err != nil {
+		return err
+	}
+	buf := make([]byte, 4+pageSize)
+	for {
+		if _, err := io.ReadFull(r, buf); err == io.EOF {
+			break
+		} else if err != nil {
+			return err
+		}
+		pgno := binary.BigEndian.Uint32(buf[:4])
+		if _, err := f.file.WriteAt(buf[4:], int64(pgno-1)*int64(pageSize)); err != nil {
+			return err
+		}
+	}
+	return f.file.Sync()
 }
 
 // writeLTX writes one verified LTX file's pages into the copy and cuts the

@@ -21,8 +21,8 @@ func (diesBeforeFinish) Finish(context.Context, int64, string, *ops.Result) erro
 // the effect's commit and the executor's Finish (the window a kill -9 hit
 // for 7 of 1,041 keys), a retry of the key after the release window
 // replays the original status and body. An idempotent operation that does
-// not store its response with its effect (add_milestone) still never runs
-// twice: it answers the effect_committed conflict.
+// not store its response with its effect (answer_interview) still never
+// runs twice: it answers the effect_committed conflict.
 func TestResponseStoredWithEffect(t *testing.T) {
 	e := newOwnerEnv(t)
 	apitest.LoadSQL(t, e.DB, "orders_fixture.sql")
@@ -35,7 +35,9 @@ func TestResponseStoredWithEffect(t *testing.T) {
 		{"PATCH", "/api/v1/me/listings/1", map[string]any{"fields": map[string]any{"tagline": "Stored with the effect"}}, true},
 		{"POST", "/api/v1/me/listings/1/updates", map[string]any{"title": "Crash day", "body": "It committed."}, true},
 		{"POST", "/api/v1/orders/checkout", apitest.Order(apitest.OrderItem("ai_review", "listing_id", 1)), true},
-		{"POST", "/api/v1/me/listings/1/milestones", map[string]any{"date": "2026-05-01", "title": "Not stored with its effect"}, false},
+		{"PUT", "/api/v1/me/listings/1/story", map[string]any{"title": "Why", "story": "Because it committed."}, true},
+		{"POST", "/api/v1/me/listings/1/milestones", map[string]any{"date": "2026-05-01", "title": "Stored with its effect"}, true},
+		{"PUT", "/api/v1/me/interview", map[string]any{"answers": []any{map[string]any{"question_id": 2, "answer": "Not stored with its effect"}}}, false},
 	}
 	for i, c := range calls {
 		e.App.Now = func() time.Time { return apitest.Now }

@@ -1,11 +1,13 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -17,7 +19,6 @@ import (
 	"time"
 
 	"launchdir/app"
-	"launchdir/app/kernel"
 	"launchdir/db"
 	"launchdir/mcp"
 	"launchdir/oauth"
@@ -86,14 +87,15 @@ func startReadReplica(ctx context.Context, c *Config, log *slog.Logger) (*Servic
 		return nil, fmt.Errorf("read replica %s: %v", c.DB, err)
 	}
 	fol.OnApply(d.Invalidate) // cached reads retire with every applied batch
-	fol.OnApply(schemaWatch(d, log))
+	gate := &schemaGate{}
+	fol.OnApply(schemaWatch(d, log, gate))
 	fail := func(err error) (*Service, error) {
 		d.Close()
 		fol.Close()
 		return nil, err
 	}
 	ops.ProblemTypeBase = c.BaseURL + "/problems/"
-	a, err := app.New(d, kernel.Config{BaseURL: c.BaseURL, VoteMinAccountAge: voteMinAge(c.VoteMinAge)}, log)
+	a, err := app.New(d, c.kernelConfig(), log)
 	if err != nil {
 		return fail(err)
 	}
@@ -103,7 +105,14 @@ func startReadReplica(ctx context.Context, c *Config, log *slog.Logger) (*Servic
 	}
 	srv, err := routes.New(a, routes.Options{RatePerSecond: c.RatePerSecond, RateBurst: c.RateBurst, TrustProxy: c.TrustProxy,
 		MaxInFlight: c.MaxInFlight, MaxInFlightWrites: c.MaxWrites, QueueTimeout: c.QueueTimeout,
-		Replication: func() any { st := fol.Status(); st.Primary = c.PrimaryURL; return st }})
+		Replication: func() any {
+			st := fol.Status()
+			st.Primary = c.PrimaryURL
+			if reason := gate.reason(); reason != "" {
+				st.InSync, st.Error = false, reason
+			}
+			return st
+		}})
 	if err != nil {
 		return fail(err)
 	}
@@ -118,22 +127,60 @@ func startReadReplica(ctx context.Context, c *Config, log *slog.Logger) (*Servic
 		return fail(err)
 	}
 	log.Info("read replica", "primary", c.PrimaryURL, "follows", replica.Redact(c.ReplicaOf))
-	return &Service{App: a, Handler: wrapOps(c, srv, toPrimary(srv, c), d, log), cancel: func() {}, DB: d, fol: fol}, nil
+	return &Service{App: a, Handler: wrapOps(c, srv, gate.wrap(toPrimary(srv, c, a.Table)), d, log), cancel: func() {}, DB: d, fol: fol}, nil
 }
 
-// schemaWatch logs (once per version) when the primary's schema moves away
-// from this binary's while the replica runs: the primary was upgraded and
-// this replica must be restarted with the same version.
-func schemaWatch(d *db.DB, log *slog.Logger) func() {
-	var warned atomic.Value
+// schemaWatch checks the copy's schema after every applied batch. When the
+// primary's schema moves away from this binary's (the primary was upgraded)
+// the replica stops serving: its queries were written for the old schema,
+// and answering from a schema it does not know could be wrong in ways no
+// test covers. It says why on every answer and on /readyz (503) until it
+// is restarted with the primary's version; /healthz stays up and reports
+// the reason. A binary cannot learn a newer schema, so "catching up" means
+// that restart.
+func schemaWatch(d *db.DB, log *slog.Logger, gate *schemaGate) func() {
 	return func() {
 		err := d.CheckReplicaSchema(context.Background())
-		if err == nil || warned.Load() == err.Error() {
+		if err == nil {
+			gate.set("")
 			return
 		}
-		warned.Store(err.Error())
-		log.Error("the primary's schema changed; restart this replica with the primary's launchdir version", "err", err)
+		if gate.set(err.Error()) {
+			log.Error("the primary's schema changed: this replica stops serving until it is restarted with the primary's launchdir version", "err", err)
+		}
 	}
+}
+
+// schemaGate holds why a replica stopped serving ("" while it serves).
+type schemaGate struct{ why atomic.Pointer[string] }
+
+// set records the reason and reports whether it changed.
+func (g *schemaGate) set(reason string) bool {
+	old := g.why.Swap(&reason)
+	return old == nil && reason != "" || old != nil && *old != reason
+}
+
+func (g *schemaGate) reason() string {
+	if p := g.why.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
+// wrap refuses everything but /healthz while stopped (so /readyz is 503
+// with the reason); while serving, /readyz is the operator checks of observe.go.
+func (g *schemaGate) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reason := g.reason()
+		switch {
+		case reason != "" && r.URL.Path != "/healthz":
+			e := &ops.Error{Code: ops.CodeUnavailable, RetryAfter: 30 * time.Second,
+				Detail: "this read replica stopped serving: " + reason}
+			writeReplicaProblem(w, http.StatusServiceUnavailable, e)
+		default:
+			next.ServeHTTP(w, r)
+		}
+	})
 }
 
 // A write reaching a replica goes to the primary: by default the replica
@@ -141,8 +188,9 @@ func schemaWatch(d *db.DB, log *slog.Logger) func() {
 // origin: cookies, CSRF tokens and Authorization stay as sent) and relays
 // the answer; with -replica-writes redirect it answers 307 with the same
 // URL on the primary instead. GET pages that write (email verification,
-// the OAuth flow, checkout) go there too. MCP stays: its read tools answer
-// here and its write tools say where the primary is.
+// the OAuth flow, checkout) go there too. MCP reads answer here; an MCP
+// call of a write tool is forwarded to the primary in both modes (MCP
+// clients do not follow redirects of a POST), like a REST write.
 //
 // Read-your-writes: the primary marks the browser that just wrote with a
 // short-lived cookie (RecentWriteCookie); a proxying replica sends that
@@ -162,7 +210,7 @@ const ForwardedHeader = "Launchdir-Forwarded-By-Replica"
 // ViaReplica is the Via entry of an answer a replica relayed from the primary.
 const ViaReplica = "1.1 launchdir-replica"
 
-func toPrimary(next http.Handler, c *Config) http.Handler {
+func toPrimary(next http.Handler, c *Config, table *ops.Table) http.Handler {
 	target, _ := url.Parse(c.PrimaryURL) // checked by checkReadReplica
 	proxy := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
@@ -187,6 +235,10 @@ func toPrimary(next http.Handler, c *Config) http.Handler {
 			e := ops.ReadReplica(c.PrimaryURL)
 			e.Detail = "a read replica forwarded this request to another read replica: its -primary-url must point at the primary"
 			writeReplicaProblem(w, http.StatusLoopDetected, e)
+			return
+		}
+		if mcpWrite(r, table) {
+			proxy.ServeHTTP(w, r)
 			return
 		}
 		toP := writesOnPrimary(r)
@@ -238,8 +290,43 @@ func writeReplicaProblem(w http.ResponseWriter, status int, e *ops.Error) {
 	json.NewEncoder(w).Encode(p)
 }
 
+// mcpWrite reports whether r is an MCP call of a tool that writes. It reads
+// the message (at most maxMCPPeek bytes; the MCP door refuses larger
+// bodies anyway) and puts it back for whoever serves the request.
+func mcpWrite(r *http.Request, table *ops.Table) bool {
+	if r.Method != http.MethodPost || !strings.HasPrefix(r.URL.Path, "/mcp") || r.Body == nil {
+		return false
+	}
+	if name := r.Header.Get("Mcp-Name"); r.Header.Get("Mcp-Method") == "tools/call" && name != "" {
+		op := table.Get(name)
+		return op != nil && !op.ReadOnly()
+	}
+	head, err := io.ReadAll(io.LimitReader(r.Body, maxMCPPeek))
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
+	if err != nil {
+		return false
+	}
+	var m struct {
+		Method string `json:"method"`
+		Params struct {
+			Name string `json:"name"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(head, &m) != nil || m.Method != "tools/call" {
+		return false
+	}
+	op := table.Get(m.Params.Name)
+	return op != nil && !op.ReadOnly()
+}
+
+// maxMCPPeek is the MCP door's body limit (1 MiB).
+const maxMCPPeek = 1 << 20
+
 func writesOnPrimary(r *http.Request) bool {
-	if r.URL.Path == "/mcp" { // sessions live in this process; tools check themselves
+	if strings.HasPrefix(r.URL.Path, "/mcp") { // sessions live in this process; write tools are forwarded by mcpWrite
 		return false
 	}
 	switch r.Method {

@@ -66,13 +66,16 @@ type Config struct {
 	Payments        string
 	VATCheck        string
 	VoteMinAge      time.Duration
-	ReadConns       int
-	ReadCacheMB     int
-	WriteCacheMB    int
-	MaxInFlight     int
-	MaxWrites       int
-	QueueTimeout    time.Duration
-	OpsConfig       // logs, metrics, readiness, pprof, CORS, compression (observe.go)
+	// Vote integrity (app/people/integrity.go): sign-ups per address and
+	// per network in 24 h, and the size of a suspected ring; 0 turns one off.
+	SignupsPerAddress, SignupsPerNetwork, VoteRingSize int
+	ReadConns                                          int
+	ReadCacheMB                                        int
+	WriteCacheMB                                       int
+	MaxInFlight                                        int
+	MaxWrites                                          int
+	QueueTimeout                                       time.Duration
+	OpsConfig                                          // logs, metrics, readiness, pprof, CORS, compression (observe.go)
 }
 
 func DefaultConfig() *Config {
@@ -80,6 +83,7 @@ func DefaultConfig() *Config {
 		RatePerSecond: 20, RateBurst: 40, ShutdownTimeout: 15 * time.Second, IdemTTL: 24 * time.Hour, IdemStale: 5 * time.Minute,
 		CrawlWorkers: 2, CrawlMaxPages: 12, CrawlMaxBytes: 2 << 20, CrawlTimeout: 15 * time.Second,
 		Payments: "test", VATCheck: "offline", VoteMinAge: 24 * time.Hour,
+		SignupsPerAddress: 5, SignupsPerNetwork: 20, VoteRingSize: 3,
 		ReadConns: db.DefaultReadConns(), ReadCacheMB: db.DefaultReadCacheKB / 1000, WriteCacheMB: db.DefaultWriteCacheKB / 1000, MaxInFlight: defaultMaxInFlight(), MaxWrites: defaultMaxWrites, QueueTimeout: routes.DefaultQueueTimeout,
 		OpsConfig: defaultOps()}
 }
@@ -116,6 +120,9 @@ func (c *Config) flags() *flag.FlagSet {
 	fs.StringVar(&c.Payments, "payments", c.Payments, "payment provider: test (built-in TEST MODE checkout page) or stripe (LAUNCHDIR_STRIPE_KEY, LAUNCHDIR_STRIPE_WEBHOOK_SECRET)")
 	fs.StringVar(&c.VATCheck, "vat-check", c.VATCheck, "VAT number validation: offline (format check) or vies (EU VIES lookup)")
 	fs.DurationVar(&c.VoteMinAge, "vote-min-account-age", c.VoteMinAge, "votes of younger accounts are stored but not counted (0 = every verified account counts)")
+	fs.IntVar(&c.SignupsPerAddress, "signups-per-address", c.SignupsPerAddress, "accounts one network address may make in 24 hours (0 = no limit)")
+	fs.IntVar(&c.SignupsPerNetwork, "signups-per-network", c.SignupsPerNetwork, "accounts one network (IPv4 /24, IPv6 /48) may make in 24 hours (0 = no limit)")
+	fs.IntVar(&c.VoteRingSize, "vote-ring-size", c.VoteRingSize, "accounts voting together that make a suspected ring whose votes wait for review (0 = off; at least 2)")
 	opsFlags(fs, c)
 	return fs
 }
@@ -167,6 +174,9 @@ func (c *Config) Check() error {
 	}
 	if c.VoteMinAge < 0 {
 		return errors.New("bad -vote-min-account-age: must not be negative")
+	}
+	if c.SignupsPerAddress < 0 || c.SignupsPerNetwork < 0 || c.VoteRingSize < 0 || c.VoteRingSize == 1 {
+		return errors.New("bad -signups-per-address/-signups-per-network/-vote-ring-size: 0 (off) or positive, and a ring is at least 2 accounts")
 	}
 	if c.SMTPURL != "" {
 		if _, err := mailer.New(c.SMTPURL); err != nil {
@@ -226,7 +236,7 @@ func Start(ctx context.Context, c *Config, log *slog.Logger) (*Service, error) {
 	kernel.IdemTTL = c.IdemTTL
 	kernel.IdemStale = c.IdemStale
 	ops.ProblemTypeBase = c.BaseURL + "/problems/"
-	a, err := app.New(d, kernel.Config{BaseURL: c.BaseURL, VoteMinAccountAge: voteMinAge(c.VoteMinAge), KeyFile: c.DB + ".key"}, log)
+	a, err := app.New(d, c.kernelConfig(), log)
 	if err != nil {
 		d.Close()
 		return nil, err
@@ -307,6 +317,19 @@ func firstServe(ctx context.Context, d *db.DB) (bool, error) {
 }
 
 // voteMinAge maps the flag (0 = no minimum) to app.Config (0 = default).
+// kernelConfig is the business layer's configuration from the flags.
+func (c *Config) kernelConfig() kernel.Config {
+	off := func(n int) int { // the flags' 0 is the kernel's "off" (negative)
+		if n == 0 {
+			return -1
+		}
+		return n
+	}
+	return kernel.Config{BaseURL: c.BaseURL, VoteMinAccountAge: voteMinAge(c.VoteMinAge),
+		SignupsPerAddress: off(c.SignupsPerAddress), SignupsPerNetwork: off(c.SignupsPerNetwork), VoteRingSize: off(c.VoteRingSize),
+		KeyFile: c.DB + ".key"}
+}
+
 func voteMinAge(d time.Duration) time.Duration {
 	if d == 0 {
 		return -1

@@ -34,6 +34,8 @@ func (s *Site) mountAdmin(srv *routes.Server) {
 	post("/admin/listings/moderate", s.adminModerate)
 	post("/admin/reviews/:id/hide", s.adminHideReview)
 	post("/admin/accounts/:id/ban", s.adminBan)
+	get("/admin/rings", s.adminRings)
+	post("/admin/rings/:id/review", s.adminReviewRing)
 	post("/admin/reports/:id/dismiss", s.adminDismissReport)
 	get("/admin/weeks", s.adminWeeks)
 	post("/admin/weeks/capacity", s.adminWeekCapacity)
@@ -148,6 +150,25 @@ func (s *Site) adminBan(w http.ResponseWriter, r *http.Request, ps httprouter.Pa
 		return
 	}
 	done(w, r, "/admin/moderation", "banned", nil)
+}
+
+func (s *Site) adminRings(w http.ResponseWriter, r *http.Request, _ httprouter.Params, uid int64) {
+	rings, err := s.App.Admin.SuspectedRings(r.Context(), uid)
+	if err != nil {
+		s.areaError(w, r, uid, err)
+		return
+	}
+	s.renderArea(w, r, "admin_rings", "Suspected vote rings", http.StatusOK, uid, rings, "")
+}
+
+func (s *Site) adminReviewRing(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
+	id, _ := strconv.ParseInt(ps.ByName("id"), 10, 64)
+	action := r.PostFormValue("action")
+	if err := s.App.Admin.ReviewRing(r.Context(), uid, id, action); err != nil {
+		s.areaError(w, r, uid, err)
+		return
+	}
+	done(w, r, "/admin/rings", map[string]string{"discount": "ring-discounted", "count": "ring-counted"}[action], nil)
 }
 
 func (s *Site) adminDismissReport(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {

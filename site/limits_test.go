@@ -2,6 +2,7 @@ package site_test
 
 import (
 	"context"
+	"fmt"
 	"html"
 	"io"
 	"net/http"
@@ -14,6 +15,9 @@ import (
 	"time"
 
 	"launchdir/apitest"
+	"launchdir/app"
+	"launchdir/app/people"
+	"launchdir/routes"
 )
 
 var nextField = regexp.MustCompile(`name="next" value="([^"]*)"`)
@@ -248,4 +252,92 @@ func registerOAuthClient(t *testing.T, e *apitest.Env) string {
 		t.Fatalf("register: %d %s", r.Status, r.Body)
 	}
 	return id
+}
+
+// The sign-up form at the limits: without the puzzle's solution the page
+// names the check and keeps what was typed; five accounts from one
+// address in a day are made and the sixth is refused with a wait (429,
+// Retry-After) on the form.
+func TestSignupFormLimits(t *testing.T) {
+	e := newEnvWith(t, func(a *app.App) { a.Cfg.VoteMinAccountAge = -1 })
+	v := newVisitor(t, e)
+	v.get("/signup")
+	r := v.post("/signup", url.Values{"email": {"nopuzzle@example.com"}, "name": {"No Puzzle"}, "password": {"correct horse battery"}, "altcha": {""}})
+	if r.status != 400 || !strings.Contains(r.body, `id="altcha-err"`) || !strings.Contains(r.body, "nopuzzle@example.com") {
+		t.Fatalf("without the puzzle: %d %s", r.status, r.body)
+	}
+	for i := range 6 {
+		v.get("/signup")
+		r := v.post("/signup", url.Values{"email": {fmt.Sprintf("s%d@example.com", i)}, "name": {"S"}, "password": {"correct horse battery"}})
+		if i < 5 && (r.status != 200 || !strings.Contains(r.body, "we sent a link")) {
+			t.Fatalf("sign-up %d: %d", i, r.status)
+		}
+		if i == 5 && (r.status != 429 || r.header.Get("Retry-After") == "" || !strings.Contains(r.body, "too many new accounts")) {
+			t.Fatalf("6th sign-up from one address: %d %s", r.status, r.body)
+		}
+	}
+}
+
+// The site team's view of suspected rings: three new accounts from one
+// network vote for a listing (the third's vote page says it waits for
+// review), the ring is listed on /admin/rings, and one button discounts it.
+func TestRingModerationPage(t *testing.T) {
+	e := newEnvWith(t, func(a *app.App) { a.Cfg.VoteMinAccountAge = -1 })
+	slug := firstSlug(t, e, "/api/v1/launches?section=this-week")
+	ctx := context.Background()
+	var last people.VoteState
+	for i := range 3 {
+		u, err := e.App.People.CreateUser(ctx, fmt.Sprintf("sock%d@sockpuppets.test", i), "Sock", "correct horse battery")
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.DB.W.Exec(`UPDATE users SET verified_at = created_at, signup_net = '203.0.113.0/24' WHERE id = ?`, u.ID)
+		if last, err = e.App.People.ToggleVote(ctx, u.ID, slug, "203.0.113.9"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !last.Held {
+		t.Fatalf("third vote: %+v", last)
+	}
+	if pg := newVisitor(t, e).get("/listings/" + slug + "?done=voted-held"); !strings.Contains(pg.body, "waits for a review") {
+		t.Errorf("listing page does not explain the held vote")
+	}
+	u, _ := e.App.People.CreateUser(ctx, "team@launchdir.test", "Team", "")
+	e.App.Admin.SetAdmin(ctx, "team@launchdir.test", true)
+	session, _ := e.App.People.StartSession(ctx, u.ID)
+	admin := newVisitor(t, e)
+	base, _ := url.Parse(e.URL)
+	admin.c.Jar.SetCookies(base, []*http.Cookie{{Name: "ld_session", Value: session}})
+	pg := admin.get("/admin/rings")
+	m := regexp.MustCompile(`action="(/admin/rings/\d+/review)"`).FindStringSubmatch(pg.body)
+	if pg.status != 200 || m == nil || !strings.Contains(pg.body, "sockpuppets.test") {
+		t.Fatalf("rings page: %d %s", pg.status, pg.body)
+	}
+	r := admin.post(m[1], url.Values{"action": {"discount"}})
+	if r.status != 303 || !strings.Contains(r.header.Get("Location"), "ring-discounted") {
+		t.Fatalf("discount: %d %s", r.status, r.header.Get("Location"))
+	}
+	if pg := admin.get("/admin/rings"); !strings.Contains(pg.body, "discounted") || strings.Contains(pg.body, m[1]) {
+		t.Errorf("after discounting: %s", pg.body)
+	}
+	if pg := newVisitor(t, e).get("/admin/rings"); pg.status != 303 && pg.status != 404 && pg.status != 403 {
+		t.Errorf("anonymous /admin/rings: %d", pg.status)
+	}
+}
+
+// The OAuth sign-in page sends the browser back only to its own
+// authorization endpoint, whatever the posted request holds.
+func TestOAuthSignInRedirectStaysLocal(t *testing.T) {
+	e := peopleEnv(t)
+	newMember(t, e, "oauthnext@example.com")
+	client := registerOAuthClient(t, e)
+	b := newVisitor(t, e)
+	b.get("/oauth/authorize?" + url.Values{"response_type": {"code"}, "client_id": {client}, "redirect_uri": {"http://127.0.0.1:9999/callback"},
+		"code_challenge": {"E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"}, "code_challenge_method": {"S256"}}.Encode())
+	request := url.Values{"client_id": {client}, "next": {"//evil.example"}, "redirect_uri": {"http://127.0.0.1:9999/callback"}}.Encode() + "&x=%0d%0aLocation:%20//evil.example"
+	r := b.post("/oauth/signin", url.Values{"request": {request}, "email": {"oauthnext@example.com"}, "password": {"correct horse battery"}})
+	loc := r.header.Get("Location")
+	if r.status != 303 || !strings.HasPrefix(loc, "/oauth/authorize?") || routes.LocalPath(loc) != loc {
+		t.Fatalf("OAuth sign-in: %d Location %q", r.status, loc)
+	}
 }

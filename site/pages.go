@@ -115,6 +115,7 @@ func (s *Site) siteDescription(r *http.Request) string {
 // doneNotes confirm a listing action after its redirect back.
 var doneNotes = map[string]string{
 	"voted": "Your vote is in.", "unvoted": "Your vote is withdrawn.",
+	"voted-held":      "Your vote is recorded and waits for a review by the site team before it counts: it arrived with votes from several new accounts that share a network or an email domain. If that is a coincidence, the team will count it.",
 	"voted-uncounted": "Your vote is recorded but does not count toward boards and awards: owners' votes never count, and an account's votes count once its email is verified and it is old enough.",
 	"followed":        "You follow this product: its updates come to your email.", "unfollowed": "You no longer follow this product.",
 	"reviewed": "Your review is saved.", "reported": "Thank you: the site team will look at it.",

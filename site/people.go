@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"slices"
@@ -33,7 +34,8 @@ type (
 // (who may vote, what counts, limits) lives behind it. Mount takes nil to
 // serve the public pages only.
 type People interface {
-	SignUp(ctx context.Context, email, password, name string) (*people.Person, error)
+	SignUp(ctx context.Context, req people.SignupRequest) (*people.Person, error)
+	NewSignupChallenge(ctx context.Context) (people.SignupChallenge, error)
 	VerifyEmail(ctx context.Context, token string) (*people.Person, error)
 	SignIn(ctx context.Context, email, password, ip string) (string, *people.Person, error)
 	SessionPerson(ctx context.Context, session string) (*people.Person, error)
@@ -176,6 +178,8 @@ type formData struct {
 	Token   string
 	Items   []db.Summary
 	Pager   *Pager
+	// Challenge is the sign-up form's proof of work (JSON for the script).
+	Challenge string
 }
 
 func (s *Site) form(w http.ResponseWriter, r *http.Request, name, title string, status int, d *formData) {
@@ -233,14 +237,33 @@ func values(r *http.Request, names ...string) map[string]string {
 func safeNext(next string) string { return routes.LocalPath(next) }
 
 func (s *Site) signUpPage(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
-	s.form(w, r, "signup", "Create an account", http.StatusOK, &formData{Values: map[string]string{}})
+	s.signUpForm(w, r, http.StatusOK, &formData{Values: map[string]string{}}, nil)
+}
+
+// signUpForm shows the sign-up form (after err, when not nil) with a fresh
+// proof-of-work challenge: each is spent by one sign-up.
+func (s *Site) signUpForm(w http.ResponseWriter, r *http.Request, status int, d *formData, err error) {
+	c, cerr := s.people.NewSignupChallenge(r.Context())
+	if cerr != nil {
+		s.errorPage(w, r, cerr)
+		return
+	}
+	b, _ := json.Marshal(c)
+	d.Challenge = string(b)
+	if err != nil {
+		s.failed(w, r, "signup", "Create an account", d, err)
+		return
+	}
+	s.form(w, r, "signup", "Create an account", status, d)
 }
 
 func (s *Site) signUp(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
 	v := values(r, "email", "name")
 	d := &formData{Values: v}
-	if _, err := s.people.SignUp(r.Context(), v["email"], r.PostFormValue("password"), v["name"]); err != nil {
-		s.failed(w, r, "signup", "Create an account", d, err)
+	req := people.SignupRequest{Email: v["email"], Password: r.PostFormValue("password"), Name: v["name"],
+		IP: s.clientIP(r), Proof: r.PostFormValue("altcha")}
+	if _, err := s.people.SignUp(r.Context(), req); err != nil {
+		s.signUpForm(w, r, 0, d, err)
 		return
 	}
 	d.Notice = "Almost there: we sent a link to " + v["email"] + ". Open it to verify your address, then sign in."
@@ -361,6 +384,9 @@ func (s *Site) vote(w http.ResponseWriter, r *http.Request, ps httprouter.Params
 		note = "voted"
 		if !st.Counted {
 			note = "voted-uncounted"
+		}
+		if st.Held {
+			note = "voted-held"
 		}
 	}
 	s.afterAction(w, r, slug, note, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -16,16 +17,18 @@ import (
 	"launchdir/apitest"
 	"launchdir/app"
 	"launchdir/app/kernel"
+	"launchdir/app/people"
 
 	"github.com/chromedp/chromedp"
 )
 
 // visitor is one browser: a cookie jar that does not follow redirects.
 type visitor struct {
-	t    *testing.T
-	e    *apitest.Env
-	c    *http.Client
-	csrf string // the token of the last page with a form
+	t         *testing.T
+	e         *apitest.Env
+	c         *http.Client
+	csrf      string // the token of the last page with a form
+	challenge string // the sign-up challenge of the last sign-up page
 }
 
 type visit struct {
@@ -41,7 +44,19 @@ func newVisitor(t *testing.T, e *apitest.Env) *visitor {
 	}}}
 }
 
-var csrfField = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+var (
+	csrfField     = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+	challengeAttr = regexp.MustCompile(`data-challenge="([^"]+)"`)
+)
+
+// proof solves the last sign-up page's challenge, as its script does.
+func (p *visitor) proof() string {
+	var c people.SignupChallenge
+	if err := json.Unmarshal([]byte(p.challenge), &c); err != nil {
+		p.t.Fatalf("sign-up page without a challenge: %v", err)
+	}
+	return people.SolveSignupChallenge(c)
+}
 
 func (p *visitor) do(req *http.Request) *visit {
 	p.t.Helper()
@@ -54,6 +69,9 @@ func (p *visitor) do(req *http.Request) *visit {
 	pg := &visit{status: resp.StatusCode, header: resp.Header, body: string(b)}
 	if m := csrfField.FindStringSubmatch(pg.body); m != nil {
 		p.csrf = m[1]
+	}
+	if m := challengeAttr.FindStringSubmatch(pg.body); m != nil {
+		p.challenge = html.UnescapeString(m[1])
 	}
 	return pg
 }
@@ -72,6 +90,9 @@ func (p *visitor) post(path string, form url.Values, headers ...string) *visit {
 		form.Set("csrf", p.csrf)
 	} else if form.Get("csrf") == "" {
 		form.Del("csrf")
+	}
+	if _, set := form["altcha"]; !set && path == "/signup" && p.challenge != "" {
+		form.Set("altcha", p.proof()) // what the page's script sends
 	}
 	req, _ := http.NewRequest("POST", p.e.URL+path, strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
@@ -108,9 +129,15 @@ func lastMail(t *testing.T, e *apitest.Env, addr, path string) string {
 }
 
 // peopleEnv is the stack with accounts mounted; votes of new accounts count
-// at once (the account-age rule has its own tests in app/).
+// at once (the account-age rule has its own tests in app/), and the
+// sign-up limits per address and the ring rule are off: every test account
+// comes from one address (they have their own tests, limits_test.go and
+// app/integrity_test.go).
 func peopleEnv(t *testing.T) *apitest.Env {
-	return newEnvWith(t, func(a *app.App) { a.Cfg.VoteMinAccountAge = -1 })
+	return newEnvWith(t, func(a *app.App) {
+		a.Cfg.VoteMinAccountAge = -1
+		a.Cfg.SignupsPerAddress, a.Cfg.SignupsPerNetwork, a.Cfg.VoteRingSize = -1, -1, -1
+	})
 }
 
 // signUp makes a verified, signed-in visitor.

@@ -277,3 +277,25 @@ func (a *Service) ListAccounts(ctx context.Context, adminID int64, q string, p A
 	}
 	return out, rows.Err()
 }
+
+// SuspectedRings lists the rings of accounts voting together whose votes
+// are held (app/people, integrity.go), open ones first.
+func (a *Service) SuspectedRings(ctx context.Context, adminID int64) ([]people.Ring, error) {
+	if err := a.requireAdmin(ctx, adminID); err != nil {
+		return nil, err
+	}
+	return a.People.Rings(ctx, 200)
+}
+
+// ReviewRing discounts a suspected ring (its votes stay uncounted) or
+// counts its votes after all, with an audit entry.
+func (a *Service) ReviewRing(ctx context.Context, adminID, ringID int64, action string) error {
+	return a.adminTx(ctx, adminID, func(tx *sql.Tx) error {
+		n, err := a.People.ReviewRingTx(ctx, tx, adminID, ringID, action)
+		if err != nil {
+			return err
+		}
+		return a.audit(ctx, tx, adminID, "review_vote_ring", "ring "+strconv.FormatInt(ringID, 10),
+			map[string]any{"status": "open"}, map[string]any{"action": action, "votes": n})
+	})
+}

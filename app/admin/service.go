@@ -13,6 +13,7 @@ import (
 	"launchdir/app/commerce"
 	"launchdir/app/kernel"
 	"launchdir/app/media"
+	"launchdir/app/people"
 )
 
 // Service is the admin domain.
@@ -20,9 +21,11 @@ type Service struct {
 	*kernel.Kernel
 	Commerce *commerce.Service
 	Media    *media.Service
+	// People holds the vote rings the site team reviews.
+	People *people.Service
 }
 
 // New builds the admin domain.
-func New(k *kernel.Kernel, c *commerce.Service, m *media.Service) *Service {
-	return &Service{Kernel: k, Commerce: c, Media: m}
+func New(k *kernel.Kernel, p *people.Service, c *commerce.Service, m *media.Service) *Service {
+	return &Service{Kernel: k, People: p, Commerce: c, Media: m}
 }

@@ -29,6 +29,10 @@ type Config struct {
 	// KeyFile holds the key that seals secrets the service must use again
 	// (webhook signing secrets); see sealed.go. Empty: a per-process key.
 	KeyFile string
+	// Sign-up limits per address and per network in 24 hours, and the size
+	// at which accounts voting together are a suspected ring (app/people,
+	// integrity.go): 0 means the default, negative means off.
+	SignupsPerAddress, SignupsPerNetwork, VoteRingSize int
 }
 
 // Kernel is what every domain service embeds: one per process, shared by

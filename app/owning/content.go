@@ -44,6 +44,7 @@ func (a *Service) postListingUpdate(ctx context.Context, in *ops.Input) (any, er
 func (a *Service) addMilestone(ctx context.Context, in *ops.Input) (any, error) {
 	id, uid := in.Int("listing_id"), in.UserID()
 	m := db.Milestone{Date: in.Str("date"), Title: in.Str("title"), Description: in.Str("description"), URL: in.Str("url")}
+	var out MilestoneResult
 	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		if err := a.OwnListing(ctx, tx, uid, id); err != nil {
 			return err
@@ -56,12 +57,16 @@ func (a *Service) addMilestone(ctx context.Context, in *ops.Input) (any, error) 
 		if m.ID, err = res.LastInsertId(); err != nil {
 			return err
 		}
-		return a.Revise(ctx, tx, "milestone", m.ID, id, uid, "add_milestone", nil, m)
+		if err := a.Revise(ctx, tx, "milestone", m.ID, id, uid, "add_milestone", nil, m); err != nil {
+			return err
+		}
+		out = MilestoneResult{Milestone: m, ListingID: id, Visible: sectionUnlockedIn(ctx, tx, id, "milestones")}
+		return kernel.RespondInTx(ctx, tx, out)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return MilestoneResult{Milestone: m, ListingID: id, Visible: a.sectionUnlocked(ctx, id, "milestones")}, nil
+	return out, nil
 }
 
 func (a *Service) deleteMilestone(ctx context.Context, in *ops.Input) (any, error) {
@@ -83,7 +88,10 @@ func (a *Service) deleteMilestone(ctx context.Context, in *ops.Input) (any, erro
 		if _, err := tx.ExecContext(ctx, `DELETE FROM milestones WHERE id = ?`, mid); err != nil {
 			return err
 		}
-		return a.Revise(ctx, tx, "milestone", mid, id, uid, "delete_milestone", m, nil)
+		if err := a.Revise(ctx, tx, "milestone", mid, id, uid, "delete_milestone", m, nil); err != nil {
+			return err
+		}
+		return kernel.RespondInTx(ctx, tx, DeletedMilestone{Deleted: true, Milestone: m, ListingID: id})
 	})
 	if err != nil {
 		return nil, err
@@ -92,8 +100,14 @@ func (a *Service) deleteMilestone(ctx context.Context, in *ops.Input) (any, erro
 }
 
 func (a *Service) sectionUnlocked(ctx context.Context, id int64, section string) bool {
+	return sectionUnlockedIn(ctx, a.DB.R, id, section)
+}
+
+// sectionUnlockedIn reads whether a paid section shows, inside or outside a
+// transaction.
+func sectionUnlockedIn(ctx context.Context, q kernel.Querier, id int64, section string) bool {
 	var on bool
-	a.DB.R.QueryRowContext(ctx, `SELECT unlock_`+section+` FROM listings WHERE id = ?`, id).Scan(&on)
+	q.QueryRowContext(ctx, `SELECT unlock_`+section+` FROM listings WHERE id = ?`, id).Scan(&on)
 	return on
 }
 
@@ -102,6 +116,7 @@ func (a *Service) setFounderStory(ctx context.Context, in *ops.Input) (any, erro
 	s := db.Story{Title: in.Str("title"), Story: in.Str("story"), WhyStarted: in.Str("why_started"), Problem: in.Str("problem"),
 		Journey: in.Str("journey"), Challenges: in.Str("challenges"), Achievements: in.Str("achievements"),
 		Lessons: in.Str("lessons"), WhatsNext: in.Str("whats_next"), UpdatedAt: a.Now().UTC().Format(time.RFC3339)}
+	var out StoryResult
 	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		if err := a.OwnListing(ctx, tx, uid, id); err != nil {
 			return err
@@ -128,12 +143,16 @@ func (a *Service) setFounderStory(ctx context.Context, in *ops.Input) (any, erro
 		}
 		after := s
 		after.UpdatedAt = ""
-		return a.Revise(ctx, tx, "story", id, id, uid, "set_founder_story", before, after)
+		if err := a.Revise(ctx, tx, "story", id, id, uid, "set_founder_story", before, after); err != nil {
+			return err
+		}
+		out = StoryResult{Story: s, ListingID: id, Visible: sectionUnlockedIn(ctx, tx, id, "story")}
+		return kernel.RespondInTx(ctx, tx, out)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return StoryResult{Story: s, ListingID: id, Visible: a.sectionUnlocked(ctx, id, "story")}, nil
+	return out, nil
 }
 
 type interviewAnswer struct {

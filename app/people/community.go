@@ -22,6 +22,7 @@ import (
 type VoteState struct {
 	Voted   bool // the person has a vote on the listing this launch week
 	Counted bool // that vote counts toward boards, awards and badges
+	Held    bool // not counted until the site team reviews a suspected ring
 	Votes   int  // the listing's counted votes this launch week
 }
 
@@ -109,7 +110,7 @@ func (a *Service) ToggleVote(ctx context.Context, userID int64, slug, ip string)
 		a.runtime.votes.release(uk)
 		return st, rateLimited(w, "Too many votes from your network address (%d in %d minutes).", maxVotesPerIP, int(voteWindow/time.Minute))
 	}
-	week := kernel.WeekOf(now)
+	week, network := kernel.WeekOf(now), Network(ip)
 	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		l, err := a.actionListing(ctx, tx, slug, "voting")
 		if err != nil {
@@ -137,8 +138,18 @@ func (a *Service) ToggleVote(ctx context.Context, userID int64, slug, ip string)
 			}
 		case db.IsNoRows(err): // cast
 			st.Voted, st.Counted = true, a.counts(v)
-			if _, err := tx.ExecContext(ctx, `INSERT INTO votes(listing_id, voter, week, created_at, counted) VALUES(?,?,?,?,?)`,
-				l.ID, voter, week, a.NowText(), st.Counted); err != nil {
+			var ring any
+			if st.Counted {
+				id, err := a.ringFor(ctx, tx, userID, l.ID, week, network)
+				if err != nil {
+					return err
+				}
+				if id != 0 {
+					st.Counted, st.Held, ring = false, true, id // held for the site team
+				}
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO votes(listing_id, voter, week, created_at, counted, ip, net, ring_id) VALUES(?,?,?,?,?,?,?,?)`,
+				l.ID, voter, week, a.NowText(), st.Counted, ip, network, ring); err != nil {
 				return err
 			}
 			if st.Counted {

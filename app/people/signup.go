@@ -112,33 +112,46 @@ func (a *Service) newPersonToken(ctx context.Context, tx *sql.Tx, kind string, u
 	return secret, err
 }
 
+// SignupRequest is a sign-up as a door receives it.
+type SignupRequest struct {
+	Email, Password, Name string
+	IP                    string // the client's address (limits per address and network)
+	Proof                 string // the solved sign-up challenge (pow.go)
+}
+
 // SignUp creates an account with a password and emails a verification link.
 // When the email already has an account (made on the site, or by
 // `apikey create`), nothing changes: that address is emailed a password
 // reset link instead and (nil, nil) is returned, so the page shows the same
 // "check your email" answer and sign-up cannot tell who has an account.
-func (a *Service) SignUp(ctx context.Context, email, password, name string) (*Person, error) {
+// Every sign-up spends a solved challenge and counts against its address's
+// and network's daily limits, both inside the write transaction.
+func (a *Service) SignUp(ctx context.Context, req SignupRequest) (*Person, error) {
 	var errs []ops.FieldError
-	email, err := kernel.NormEmail(email)
+	email, err := kernel.NormEmail(req.Email)
 	if err != nil {
 		errs = append(errs, ops.FieldError{Field: "email", Message: "must be an email address of at most 254 characters"})
 	}
-	if err := CheckPasswordRule(password); err != nil {
+	if err := CheckPasswordRule(req.Password); err != nil {
 		errs = append(errs, ops.AsError(err).Fields...)
 	}
-	name, err = checkName(name)
+	name, err := checkName(req.Name)
 	if err != nil {
 		errs = append(errs, ops.AsError(err).Fields...)
 	}
 	if len(errs) > 0 {
 		return nil, ops.InvalidFields(errs)
 	}
-	hash, err := HashPassword(password)
+	hash, err := HashPassword(req.Password)
 	if err != nil {
 		return nil, err
 	}
+	network := Network(req.IP)
 	var p *Person
 	err = a.DB.Tx(ctx, func(tx *sql.Tx) error {
+		if err := a.spendProof(ctx, tx, req.Proof); err != nil {
+			return err
+		}
 		var id int64
 		err := tx.QueryRowContext(ctx, `SELECT id FROM users WHERE email = ?`, email).Scan(&id)
 		if err == nil {
@@ -147,9 +160,12 @@ func (a *Service) SignUp(ctx context.Context, email, password, name string) (*Pe
 		if !db.IsNoRows(err) {
 			return err
 		}
+		if err := a.checkSignupLimits(ctx, tx, req.IP, network); err != nil {
+			return err
+		}
 		now := a.Now().UTC()
-		res, err := tx.ExecContext(ctx, `INSERT INTO users(email, name, password_hash, created_at) VALUES(?,?,?,?)`,
-			email, name, hash, now.Format(time.RFC3339))
+		res, err := tx.ExecContext(ctx, `INSERT INTO users(email, name, password_hash, created_at, signup_ip, signup_net) VALUES(?,?,?,?,?,?)`,
+			email, name, hash, now.Format(time.RFC3339), req.IP, network)
 		if err != nil {
 			return err
 		}
