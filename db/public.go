@@ -324,6 +324,7 @@ type Founder struct {
 	Bio       string         `json:"bio"`
 	Country   string         `json:"country"`
 	Socials   Socials        `json:"socials"`
+	AvatarURL string         `json:"avatar_url,omitempty" format:"uri" doc:"The founder's picture, an image of this site."`
 	Companies []Summary      `json:"companies,omitempty"`
 	Stories   []FounderStory `json:"stories,omitempty"`
 }
@@ -357,7 +358,7 @@ func (d *DB) Founders(ctx context.Context, q, country string, offset, limit int)
 	if err != nil {
 		return nil, Total{}, err
 	}
-	rows, err := d.R.QueryContext(ctx, `SELECT f.id, f.slug, f.name, f.title, f.bio, f.country, f.socials FROM founders f
+	rows, err := d.R.QueryContext(ctx, `SELECT f.id, f.slug, f.name, f.title, f.bio, f.country, f.socials, f.avatar_url FROM founders f
 		WHERE `+cond+` ORDER BY f.name COLLATE NOCASE, f.id LIMIT ? OFFSET ?`, append(args, limit, offset)...)
 	if err != nil {
 		return nil, Total{}, err
@@ -377,7 +378,7 @@ func (d *DB) Founders(ctx context.Context, q, country string, offset, limit int)
 func scanFounder(sc interface{ Scan(...any) error }) (Founder, error) {
 	var f Founder
 	var soc string
-	err := sc.Scan(&f.ID, &f.Slug, &f.Name, &f.Title, &f.Bio, &f.Country, &soc)
+	err := sc.Scan(&f.ID, &f.Slug, &f.Name, &f.Title, &f.Bio, &f.Country, &soc, &f.AvatarURL)
 	f.Socials = orEmptyMap(decodeJSON[map[string]string](soc))
 	return f, err
 }
@@ -388,7 +389,7 @@ func likeEscape(s string) string {
 
 // FounderBySlug returns a founder with live companies and unlocked stories.
 func (d *DB) FounderBySlug(ctx context.Context, slug string) (*Founder, error) {
-	f, err := scanFounder(d.R.QueryRowContext(ctx, `SELECT id, slug, name, title, bio, country, socials FROM founders WHERE slug = ?`, slug))
+	f, err := scanFounder(d.R.QueryRowContext(ctx, `SELECT id, slug, name, title, bio, country, socials, avatar_url FROM founders WHERE slug = ?`, slug))
 	if err != nil {
 		return nil, err
 	}

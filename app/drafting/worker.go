@@ -363,7 +363,7 @@ func (a *Service) draftJobWithin(ctx, jctx context.Context, j draftJob) {
 	}
 	var logo *DraftLogo
 	if len(j.regenerate) == 0 || slices.Contains(j.regenerate, "logo_url") {
-		logo = a.fetchDraftLogo(jctx, r.id, prof.Fields["logo_url"])
+		logo = a.fetchDraftLogo(jctx, r.id, prof.Fields["logo_url"], pages)
 	}
 	if err := a.applyProfile(ctx, r.id, prof, logo, dropped, j.regenerate); err != nil {
 		a.Log.Error("draft apply", "draft", r.id, "err", err)
