@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"launchdir/app/kernel"
+	"launchdir/app/vat"
 	"launchdir/ops"
 )
 
@@ -92,13 +93,13 @@ func (a *Service) seller(ctx context.Context, q kernel.Querier) Party {
 }
 
 // vatWording is the statement the invoice must carry for its treatment.
-func vatWording(v VATInfo) string {
+func vatWording(v vat.VATInfo) string {
 	switch v.Treatment {
-	case VATReverseCharge:
+	case vat.VATReverseCharge:
 		return "Reverse charge: VAT to be accounted for by the recipient (Article 196, Council Directive 2006/112/EC)."
-	case VATEUConsumer:
+	case vat.VATEUConsumer:
 		return "VAT charged at " + v.Rate + " % (" + v.Country + "), the rate of the customer's member state for electronically supplied services."
-	case VATOutsideEU:
+	case vat.VATOutsideEU:
 		return "VAT not charged: electronically supplied services to a customer outside the EU (place of supply outside the EU)."
 	default:
 		return "VAT not charged: no billing country was given."

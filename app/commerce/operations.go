@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"launchdir/app/kernel"
+	"launchdir/app/vat"
 	"launchdir/db"
 	"launchdir/ops"
 )
@@ -87,10 +88,10 @@ func (a *Service) getInvoice(ctx context.Context, in *ops.Input) (any, error) {
 // limit and the VAT number (which may ask VIES, so never inside a write
 // transaction).
 // The caller must call the returned release func when pricing is done.
-func (a *Service) prepareOrder(ctx context.Context, in *ops.Input) (*OrderRequest, VATInfo, []ops.FieldError, func(), error) {
+func (a *Service) prepareOrder(ctx context.Context, in *ops.Input) (*OrderRequest, vat.VATInfo, []ops.FieldError, func(), error) {
 	req, err := decodeOrderRequest(in)
 	if err != nil {
-		return nil, VATInfo{}, nil, nil, err
+		return nil, vat.VATInfo{}, nil, nil, err
 	}
 	release := func() {}
 	if req.PromoCode != "" {
@@ -99,10 +100,10 @@ func (a *Service) prepareOrder(ctx context.Context, in *ops.Input) (*OrderReques
 		release = gate.Unlock
 		if retry, blocked := a.promoBlocked(in.UserID()); blocked {
 			release()
-			return nil, VATInfo{}, nil, nil, promoRateLimited(retry)
+			return nil, vat.VATInfo{}, nil, nil, promoRateLimited(retry)
 		}
 	}
-	vat, vatErrs := a.vatFor(ctx, req.BillingCountry, req.VATNumber)
+	vat, vatErrs := a.VAT.For(ctx, req.BillingCountry, req.VATNumber)
 	return req, vat, vatErrs, release, nil
 }
 
