@@ -65,6 +65,7 @@ func (s *Site) mountArea(srv *routes.Server) error {
 	s.mountFounder(srv)
 	s.mountFounderWork(srv)
 	s.mountFounderDrafts(srv)
+	s.mountFounderManage(srv)
 	return nil
 }
 
@@ -211,6 +212,17 @@ var doneMessages = map[string]string{
 	"dismissed": "The report was dismissed.",
 	"invited":   "Invitation sent.",
 	"submitted": "Submitted: this is your listing now (not published yet). Choose the free launch or buy a launch below.",
+	// Owner operations (issue 23).
+	"archived":       "Done: a live listing is archived (off the site, data kept); a queued one is back to draft. Its status below says which.",
+	"update-edited":  "The update is saved (followers are not emailed again).",
+	"update-deleted": "The update is deleted.",
+	"owner-removed":  "The co-owner is removed from this listing.",
+	"left":           "You left that listing; it is no longer among yours.",
+	"transferred":    "The listing has a new owner; you stay on as a co-founder.",
+	"alternatives":   "Your approved alternatives are saved: they are shown first on your listing's alternatives.",
+	"attributes":     "The category attributes are saved: compare tables show them.",
+	"canceled":       "The order is canceled; its checkout link no longer works.",
+	"draft-deleted":  "The draft is deleted.",
 }
 
 // done redirects (303) to a page of the area with a confirmation.

@@ -128,6 +128,11 @@ type myListingData struct {
 	Socials   []socialLink // the company's links
 	// Categories are offered for extra_categories.
 	Categories []buyCategory
+	// Approved are the approved alternatives' slugs, one per line.
+	Approved string
+	// Attributes are the primary category's compare attributes with the
+	// listing's values.
+	Attributes []factField
 }
 
 type factField struct {
@@ -168,6 +173,7 @@ func (s *Site) loadMyListing(ctx context.Context, uid int64, id string) (*myList
 	}
 	d.Interview = iv
 	d.Categories = s.loadBuyCategories(ctx, uid)
+	s.loadManage(ctx, uid, d)
 	if l.Listing != nil && (l.Status == "draft" || l.Status == "awaiting_badge") {
 		var b catalog.Badges
 		if err := s.op(ctx, uid, "get_badges", map[string]any{"slug": l.Slug}, &b); err == nil {
