@@ -326,6 +326,7 @@ type Founder struct {
 	Socials   map[string]string `json:"socials"`
 	Companies []Summary         `json:"companies,omitempty"`
 	Stories   []FounderStory    `json:"stories,omitempty"`
+	Interview []InterviewAnswer `json:"interview,omitempty" doc:"Their published answers to the founder interview, when the profile is their account's."`
 }
 
 // FounderStory is a story a founder told on one of their listings.
@@ -398,6 +399,13 @@ func (d *DB) FounderBySlug(ctx context.Context, slug string) (*Founder, error) {
 	}
 	if len(f.Companies) == 0 {
 		return nil, sql.ErrNoRows
+	}
+	var uid sql.NullInt64
+	if err := d.R.QueryRowContext(ctx, `SELECT user_id FROM founders WHERE id = ?`, f.ID).Scan(&uid); err != nil {
+		return nil, err
+	}
+	if f.Interview, err = interviewOf(ctx, d.R, uid.Int64); err != nil {
+		return nil, err
 	}
 	f.Stories = []FounderStory{}
 	for _, c := range f.Companies {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"launchdir/apitest"
+	"launchdir/site"
 )
 
 func (e *ownerEnv) scalar(t *testing.T, q string, args ...any) string {
@@ -165,5 +166,52 @@ func TestApproveAlternativesAndAttributes(t *testing.T) {
 	}, e.owner...)
 	if r := e.Do("GET", "/api/v1/compare?a=quickbase&b=tablely", nil); !strings.Contains(string(r.Body), `{"attribute":"Open source","a":"Yes"`) {
 		t.Fatalf("compare: %s", r.Body)
+	}
+}
+
+// Interview answers are published: on the listing of their owner (API and
+// page) and on the owner's founder profile; empty answers are not shown,
+// and a co-founder's answers do not speak for the listing.
+func TestInterviewAnswersPublished(t *testing.T) {
+	e := newOwnerEnv(t)
+	if _, err := site.Mount(e.Routes, e.App, e.App.People); err != nil {
+		t.Fatal(err)
+	}
+	page := func(path string) string {
+		t.Helper()
+		r := e.Do("GET", path, nil)
+		if r.Status != 200 {
+			t.Fatalf("%s: %d", path, r.Status)
+		}
+		return string(r.Body)
+	}
+	e.DB.W.Exec(`UPDATE founders SET user_id = 1 WHERE slug = 'ada-lovelace'`)
+	var q1, q2 int64
+	e.DB.W.QueryRow(`SELECT id FROM interview_questions ORDER BY position LIMIT 1`).Scan(&q1)
+	e.DB.W.QueryRow(`SELECT id FROM interview_questions ORDER BY position LIMIT 1 OFFSET 1`).Scan(&q2)
+	if q1 == 0 || q2 == 0 {
+		t.Skip("the fixture has fewer than 2 interview questions")
+	}
+	r := e.Do("PUT", "/api/v1/me/interview", map[string]any{"answers": []any{
+		map[string]any{"question_id": q1, "answer": "Because spreadsheets hurt."}, map[string]any{"question_id": q2, "answer": "   "}}}, e.owner...)
+	if r.Status != 200 {
+		t.Fatalf("answer: %d %s", r.Status, r.Body)
+	}
+	l := e.Do("GET", "/api/v1/listings/quickbase", nil)
+	// One answer (the first question's; the blank one is not published).
+	if !strings.Contains(string(l.Body), `"interview":[{"question":`) || !strings.Contains(string(l.Body), `"answer":"Because spreadsheets hurt."}],"community_rating"`) {
+		t.Fatalf("listing: %s", l.Body)
+	}
+	if r := e.Do("GET", "/api/v1/listings/rankrocket", nil); !strings.Contains(string(r.Body), `"interview":[]`) {
+		t.Fatalf("another owner's listing: %s", r.Body)
+	}
+	if f := e.Do("GET", "/api/v1/founders/ada-lovelace", nil); !strings.Contains(string(f.Body), "Because spreadsheets hurt.") {
+		t.Fatalf("founder profile: %s", f.Body)
+	}
+	if pg := page("/listings/quickbase"); !strings.Contains(pg, `<h2 id="interview">Founder interview</h2>`) || !strings.Contains(pg, "<p>Because spreadsheets hurt.</p>") {
+		t.Fatalf("listing page lacks the interview")
+	}
+	if pg := page("/founders/ada-lovelace"); !strings.Contains(pg, "<p>Because spreadsheets hurt.</p>") {
+		t.Fatalf("founder page lacks the interview")
 	}
 }
