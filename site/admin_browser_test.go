@@ -2,6 +2,7 @@ package site_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -162,7 +163,7 @@ func TestBrowserFounderJourney(t *testing.T) {
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		st, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#draft-status")))
-		if err == nil && st == "ready" {
+		if err == nil && st == "ready for you to check" {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -172,16 +173,48 @@ func TestBrowserFounderJourney(t *testing.T) {
 	}
 	screenshot(t, ctx, "founder-draft-review")
 	checkAxe(t, ctx, "founder-draft-review")
+	// One form, one save: two fields edited and a category chosen, saved
+	// once, are all kept (and the fields not touched keep their state).
 	err = chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#v-tagline"), "Cookie-free analytics"),
-		chromedp.Click(chromedp.CSS(`#f-tagline button[value="save"]`)))
+		chromedp.SetValue(chromedp.CSS("#v-pricing_summary"), "Free up to 10k views, then $9 a month"),
+		chromedp.SetValue(chromedp.CSS("#cat-primary"), "Developer Tools"),
+		chromedp.Click(chromedp.CSS(`.savebar button`)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitText(t, ctx, "tagline (edited)")
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#f-tagline button[value="lock"]`))); err != nil {
+	waitText(t, ctx, "The draft was updated.")
+	if err := chromedp.Do(ctx, chromedp.Navigate(e.URL+"/me/drafts/"+draftIDFromURL(t, ctx))); err != nil {
 		t.Fatal(err)
 	}
-	waitText(t, ctx, "tagline (override)")
+	for sel, want := range map[string]string{"#v-tagline": "Cookie-free analytics", "#v-pricing_summary": "Free up to 10k views, then $9 a month", "#cat-primary": "Developer Tools"} {
+		if got, err := chromedp.Run(ctx, chromedp.Value(chromedp.CSS(sel))); err != nil || got != want {
+			t.Fatalf("%s after one save: %q (%v), want %q", sel, got, err, want)
+		}
+	}
+	txt := strings.Join(strings.Fields(mainText(t, ctx)), " ")
+	if !strings.Contains(txt, "Tagline (changed by you)") || !strings.Contains(txt, "Pricing in short (changed by you)") || !strings.Contains(txt, "Product name (from your site)") {
+		t.Fatalf("states after one save: %s", txt)
+	}
+	if card, _ := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(".cards.preview"))); !strings.Contains(card, "Cookie-free analytics") || !strings.Contains(card, "Developer Tools") {
+		t.Fatalf("card preview: %q", card)
+	}
+	checkAxe(t, ctx, "founder-draft-saved")
+	for _, w := range []int64{1280, 390} {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, 900)); err != nil {
+			t.Fatal(err)
+		}
+		screenshot(t, ctx, fmt.Sprintf("founder-draft-%d", w))
+		if w == 390 {
+			checkAxe(t, ctx, "founder-draft-390")
+			if sw, _ := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)); sw > 390 {
+				t.Errorf("draft page at 390 px is %v px wide", sw)
+			}
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Click(chromedp.CSS(`button[value="lock:tagline"]`))); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, ctx, "locked: drafting again leaves it as it is")
 	err = chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`form[action$="/submit"] button`)),
 		chromedp.WaitVisible(chromedp.CSS("#status")),
 		chromedp.Click(chromedp.CSS(`form[action$="/free"] button`)),
@@ -216,6 +249,20 @@ func TestBrowserFounderJourney(t *testing.T) {
 	if txt := mainText(t, ctx); !strings.Contains(txt, "Cookie-free analytics") {
 		t.Fatalf("public listing page: %s", txt)
 	}
+}
+
+// draftIDFromURL is the draft id of the draft page the browser shows.
+func draftIDFromURL(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	u, err := chromedp.Run(ctx, chromedp.Location())
+	if err != nil {
+		t.Fatal(err)
+	}
+	u = strings.TrimPrefix(u[strings.Index(u, "/me/drafts/"):], "/me/drafts/")
+	if i := strings.IndexAny(u, "?#/"); i >= 0 {
+		u = u[:i]
+	}
+	return u
 }
 
 // waitText waits until the page's main text contains want.

@@ -70,8 +70,12 @@ func (s *Site) mountArea(srv *routes.Server) error {
 }
 
 var areaFuncs = template.FuncMap{
-	"human": commerce.HumanTime,
-	"cents": func(c int64) string { return fmt.Sprintf("%d.%02d", c/100, c%100) },
+	"add":        func(a, b int) int { return a + b },
+	"filled":     filledLinks,
+	"foundOn":    foundOn,
+	"storyLabel": func(key string) string { return storyLabels[key] },
+	"human":      commerce.HumanTime,
+	"cents":      func(c int64) string { return fmt.Sprintf("%d.%02d", c/100, c%100) },
 	"deref": func(p *int64) string {
 		if p == nil {
 			return ""
@@ -223,6 +227,7 @@ var doneMessages = map[string]string{
 	"attributes":     "The category attributes are saved: compare tables show them.",
 	"canceled":       "The order is canceled; its checkout link no longer works.",
 	"draft-deleted":  "The draft is deleted.",
+	"unchanged":      "Nothing to save: no value was changed.",
 }
 
 // done redirects (303) to a page of the area with a confirmation.
