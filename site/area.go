@@ -75,13 +75,23 @@ var areaFuncs = template.FuncMap{
 	"foundOn":    foundOn,
 	"storyLabel": func(key string) string { return storyLabels[key] },
 	"human":      commerce.HumanTime,
-	"cents":      func(c int64) string { return fmt.Sprintf("%d.%02d", c/100, c%100) },
+	"cents":      centsText,
 	"deref": func(p *int64) string {
 		if p == nil {
 			return ""
 		}
 		return strconv.FormatInt(*p, 10)
 	},
+}
+
+// centsText shows an amount in cents with thousands separators:
+// 7098300 → "70,983.00".
+func centsText(c int64) string {
+	sign := ""
+	if c < 0 {
+		sign, c = "-", -c
+	}
+	return sign + numbers.Sprintf("%d", c/100) + fmt.Sprintf(".%02d", c%100)
 }
 
 // person is the signed-in user of the request, if any: the website's

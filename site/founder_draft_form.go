@@ -99,9 +99,9 @@ func foundOn(raw string) string {
 
 type formField struct {
 	Name, Label, Help, State, StateWord, Text string
-	List, Long                               bool
-	Evidence                                 []evidenceView
-	CanRestore, CanLock, CanRedraft          bool
+	List, Long                                bool
+	Evidence                                  []evidenceView
+	CanRestore, CanLock, CanRedraft           bool
 }
 
 type formSection struct {

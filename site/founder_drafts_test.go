@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
-	"regexp"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -154,7 +154,9 @@ func TestDraftPageOneFormOneSave(t *testing.T) {
 	dp := "/me/drafts/" + id
 	key := e.APIKey("owner@example.com")
 	draft := func() map[string]any { return e.Do("GET", "/api/v1/drafts/"+id, nil, apitest.Bearer(key)...).JSON() }
-	field := func(d map[string]any, name string) map[string]any { return d["fields"].(map[string]any)[name].(map[string]any) }
+	field := func(d map[string]any, name string) map[string]any {
+		return d["fields"].(map[string]any)[name].(map[string]any)
+	}
 	before := draft()
 	// The form as the page shows it, with two fields and the story title changed.
 	form := formOf(t, owner.get(dp).body, `action="`+dp+`/save"`)

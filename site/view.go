@@ -50,6 +50,7 @@ var funcs = template.FuncMap{
 	"date":       humanDate,
 	"money":      money,
 	"count":      countOf,
+	"platform":   platformLabel,
 	"stars":      stars,
 	"metric":     metricText,
 	"keys":       sortedKeys[string],

@@ -16,3 +16,24 @@ func TestHumanDate(t *testing.T) {
 		}
 	}
 }
+
+func TestPeopleNumbers(t *testing.T) {
+	for _, c := range []struct {
+		got, want string
+	}{
+		{countOf(1, "vote", "votes"), "1 vote"},
+		{countOf(int64(0), "vote", "votes"), "0 votes"},
+		{countOf(2, "follower", "followers"), "2 followers"},
+		{countOf(int64(1204), "follower", "followers"), "1,204 followers"},
+		{money(int64(7098300)), "$70,983.00"},
+		{money(int64(5)), "$0.05"},
+		{centsText(7098300), "70,983.00"},
+		{centsText(-1999), "-19.99"},
+		{centsText(0), "0.00"},
+		{platformLabel("linkedin") + "|" + platformLabel("github") + "|" + platformLabel("producthunt") + "|" + platformLabel("zzz"), "LinkedIn|GitHub|Product Hunt|zzz"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%q, want %q", c.got, c.want)
+		}
+	}
+}

@@ -111,4 +111,3 @@ func categoryName(ctx context.Context, tx *sql.Tx, id int64) (string, error) {
 	err := tx.QueryRowContext(ctx, `SELECT name FROM categories WHERE id = ?`, id).Scan(&name)
 	return name, err
 }
-

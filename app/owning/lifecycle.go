@@ -431,4 +431,3 @@ func (a *Service) setCategoryAttributes(ctx context.Context, in *ops.Input) (any
 	})
 	return out, err
 }
-
