@@ -6,11 +6,14 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"launchdir/app/kernel"
 	"launchdir/app/people"
@@ -259,7 +262,7 @@ func (s *Site) verify(w http.ResponseWriter, r *http.Request, ps httprouter.Para
 		s.form(w, r, "signin", "Sign in", ops.AsError(err).Code.Status(), d)
 		return
 	}
-	d.Notice = "Your email address is verified. Your votes and reviews now count."
+	d.Notice = "Your email address is verified. " + s.whenVotesCount()
 	s.form(w, r, "signin", "Sign in", http.StatusOK, d)
 }
 
@@ -274,14 +277,66 @@ func (s *Site) signIn(w http.ResponseWriter, r *http.Request, _ httprouter.Param
 	if _, old := s.viewer(r); old != "" {
 		s.people.SignOut(r.Context(), old)
 	}
-	session, _, err := s.people.SignIn(r.Context(), v["email"], r.PostFormValue("password"), s.clientIP(r))
+	session, person, err := s.people.SignIn(r.Context(), v["email"], r.PostFormValue("password"), s.clientIP(r))
 	if err != nil {
 		s.failed(w, r, "signin", "Sign in", d, err)
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: session, Path: "/", HttpOnly: true, Secure: s.secure,
 		SameSite: http.SameSiteLaxMode, MaxAge: int(people.SessionTTL.Seconds())})
+	if slug, ok := pendingVote(d.Next); ok {
+		s.castPendingVote(w, r, person, slug)
+		return
+	}
 	http.Redirect(w, r, d.Next, http.StatusSeeOther)
+}
+
+// pendingVoteRE is where a vote pressed before signing in returns to: the
+// listing, with the intent to vote.
+var pendingVoteRE = regexp.MustCompile(`^/listings/([a-z0-9][a-z0-9-]{0,219})\?cast=vote$`)
+
+func pendingVote(next string) (string, bool) {
+	m := pendingVoteRE.FindStringSubmatch(next)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
+
+// castPendingVote casts the vote a visitor pressed before signing in, once
+// they have (the sign-in form carries the CSRF token, and the intent was
+// their click): never a second press that would withdraw it.
+func (s *Site) castPendingVote(w http.ResponseWriter, r *http.Request, p *Person, slug string) {
+	v, err := s.people.ViewerOf(r.Context(), p.ID, slug)
+	if err != nil || v.Voted {
+		http.Redirect(w, r, "/listings/"+slug, http.StatusSeeOther)
+		return
+	}
+	st, err := s.people.ToggleVote(r.Context(), p.ID, slug, s.clientIP(r))
+	note := "voted"
+	if err == nil && !st.Counted {
+		note = "voted-uncounted"
+	}
+	s.afterAction(w, r, slug, note, err)
+}
+
+// whenVotesCount says when a newly verified account's votes count.
+func (s *Site) whenVotesCount() string {
+	age := s.App.Cfg.VoteMinAccountAge
+	if age <= 0 {
+		return "Your votes and reviews now count."
+	}
+	return fmt.Sprintf("Your reviews now count; your votes count once your account is %s old (earlier votes are kept but not counted).", humanDuration(age))
+}
+
+// humanDuration says a duration in hours or days.
+func humanDuration(d time.Duration) string {
+	if h := int(d.Hours()); h%24 == 0 && h >= 48 {
+		return fmt.Sprintf("%d days", h/24)
+	} else if h >= 1 {
+		return countOf(h, "hour", "hours")
+	}
+	return countOf(int(d.Minutes()), "minute", "minutes")
 }
 
 func (s *Site) signOut(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
@@ -356,7 +411,8 @@ func (s *Site) afterAction(w http.ResponseWriter, r *http.Request, slug, note st
 
 func (s *Site) vote(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
 	slug := ps.ByName("slug")
-	p := s.signedIn(w, r, "/listings/"+slug)
+	// Signed out, the vote is cast once they have signed in (castPendingVote).
+	p := s.signedIn(w, r, "/listings/"+slug+"?cast=vote")
 	if p == nil {
 		return
 	}

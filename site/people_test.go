@@ -527,3 +527,41 @@ func TestUncountedVotes(t *testing.T) {
 		t.Errorf("owner vote counted: %d, want %d", got, before)
 	}
 }
+
+// An anonymous vote is not lost: the visitor signs in and the vote is cast
+// (once: signing in again through the same link does not withdraw it).
+func TestAnonymousVoteCastAfterSignIn(t *testing.T) {
+	e := peopleEnv(t)
+	slug := firstSlug(t, e, "/api/v1/launches?section=this-week")
+	signUp(t, e, "dana@example.com") // a verified account, signed in elsewhere
+	before := weeklyVotes(t, e, slug)
+	for round := range 2 {
+		anon := newVisitor(t, e)
+		anon.get("/listings/" + slug)
+		r := anon.post("/listings/"+slug+"/vote", url.Values{})
+		loc := r.header.Get("Location")
+		if r.status != 303 || loc != "/signin?next="+url.QueryEscape("/listings/"+slug+"?cast=vote") {
+			t.Fatalf("anonymous vote: %d %s", r.status, loc)
+		}
+		anon.get(loc)
+		r = anon.post("/signin", url.Values{"email": {"dana@example.com"}, "password": {"correct horse battery"}, "next": {"/listings/" + slug + "?cast=vote"}})
+		if r.status != 303 || !strings.HasPrefix(r.header.Get("Location"), "/listings/"+slug) {
+			t.Fatalf("round %d: sign in: %d %s", round, r.status, r.header.Get("Location"))
+		}
+		if round == 0 && !strings.Contains(r.header.Get("Location"), "done=voted") {
+			t.Errorf("the vote was not cast: %s", r.header.Get("Location"))
+		}
+		if pg := anon.get("/listings/" + slug); !strings.Contains(pg.body, `aria-pressed="true">▲ Voted`) {
+			t.Fatalf("round %d: the listing does not show the vote", round)
+		}
+		if got := weeklyVotes(t, e, slug); got != before+1 {
+			t.Fatalf("round %d: weekly votes %d, want %d", round, got, before+1)
+		}
+	}
+	// Any other next stays a plain redirect.
+	anon := newVisitor(t, e)
+	anon.get("/signin")
+	if r := anon.post("/signin", url.Values{"email": {"dana@example.com"}, "password": {"correct horse battery"}, "next": {"/listings/" + slug + "?cast=other"}}); r.header.Get("Location") != "/listings/"+slug+"?cast=other" {
+		t.Errorf("other next: %s", r.header.Get("Location"))
+	}
+}

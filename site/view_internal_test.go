@@ -1,6 +1,9 @@
 package site
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // humanDate must read optional (*string) dates of typed responses, never
 // print a pointer.
@@ -30,6 +33,9 @@ func TestPeopleNumbers(t *testing.T) {
 		{centsText(7098300), "70,983.00"},
 		{centsText(-1999), "-19.99"},
 		{centsText(0), "0.00"},
+		{humanDuration(24 * time.Hour), "24 hours"},
+		{humanDuration(72 * time.Hour), "3 days"},
+		{humanDuration(time.Hour), "1 hour"},
 		{platformLabel("linkedin") + "|" + platformLabel("github") + "|" + platformLabel("producthunt") + "|" + platformLabel("zzz"), "LinkedIn|GitHub|Product Hunt|zzz"},
 	} {
 		if c.got != c.want {
