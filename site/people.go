@@ -43,6 +43,7 @@ type People interface {
 	SignOut(ctx context.Context, session string) error
 	RequestPasswordReset(ctx context.Context, email string) error
 	ResetPassword(ctx context.Context, token, password string) error
+	CheckResetLink(ctx context.Context, token string) error
 	ToggleVote(ctx context.Context, userID int64, slug, ip string) (people.VoteState, error)
 	ToggleFollow(ctx context.Context, userID int64, slug string) (bool, error)
 	Following(ctx context.Context, userID int64, page, perPage int) (kernel.Page[db.Summary], error)
@@ -367,8 +368,28 @@ func (s *Site) resetRequest(w http.ResponseWriter, r *http.Request, _ httprouter
 	s.form(w, r, "reset-request", "Reset your password", http.StatusOK, d)
 }
 
+// resetPage says a used or expired link is so before the form (and offers
+// a new link instead of a form that cannot work).
 func (s *Site) resetPage(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	if err := s.people.CheckResetLink(r.Context(), ps.ByName("token")); err != nil {
+		e := ops.AsError(err)
+		if e.Code == ops.CodeInternal {
+			s.errorPage(w, r, err)
+			return
+		}
+		d := &formData{Values: map[string]string{}, Message: "Sorry: " + fieldMessage(e) + "."}
+		s.form(w, r, "reset-request", "Reset your password", e.Code.Status(), d)
+		return
+	}
 	s.form(w, r, "reset", "Choose a new password", http.StatusOK, &formData{Token: ps.ByName("token"), Values: map[string]string{}})
+}
+
+// fieldMessage is a refusal's first field message, else its detail.
+func fieldMessage(e *ops.Error) string {
+	if len(e.Fields) > 0 {
+		return e.Fields[0].Message
+	}
+	return e.Detail
 }
 
 func (s *Site) reset(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {

@@ -245,8 +245,13 @@ func TestPasswordReset(t *testing.T) {
 	if r := p.post(link, url.Values{"password": {"a brand new password"}}); r.status != 200 {
 		t.Fatalf("reset: %d %s", r.status, r.body)
 	}
-	// Single use.
-	p.get(link)
+	// Single use: the link says so before any form.
+	if r := p.get(link); r.status != 400 || !strings.Contains(r.body, "was already used") || strings.Contains(r.body, `name="password"`) {
+		t.Errorf("used reset link: %d %s", r.status, r.body)
+	}
+	if r := p.get("/reset/not-a-real-token"); r.status != 400 || !strings.Contains(r.body, "is not valid") {
+		t.Errorf("unknown reset link: %d", r.status)
+	}
 	if r := p.post(link, url.Values{"password": {"another new password"}}); r.status < 400 {
 		t.Errorf("reset link reused: %d", r.status)
 	}
