@@ -113,13 +113,14 @@ type Category struct {
 	LiveCount     int64      `json:"live_count"`
 	Attributes    []string   `json:"attributes"`
 	Parent        string     `json:"parent,omitempty"`
+	ParentName    string     `json:"parent_name,omitempty" doc:"The parent category's name (subcategories only)."`
 	Subcategories []Category `json:"subcategories"`
 }
 
 // Categories returns the whole tree; live_count of a parent includes its subcategories.
 func (d *DB) Categories(ctx context.Context) ([]Category, error) {
 	rows, err := d.R.QueryContext(ctx, `SELECT c.id, coalesce(c.parent_id,0), c.slug, c.name, c.description, c.live_count,
-		c.attributes, coalesce(p.slug,'') FROM categories c LEFT JOIN categories p ON p.id = c.parent_id ORDER BY c.position, c.name`)
+		c.attributes, coalesce(p.slug,''), coalesce(p.name,'') FROM categories c LEFT JOIN categories p ON p.id = c.parent_id ORDER BY c.position, c.name`)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +129,7 @@ func (d *DB) Categories(ctx context.Context) ([]Category, error) {
 	for rows.Next() {
 		var c Category
 		var at string
-		if err := rows.Scan(&c.ID, &c.ParentID, &c.Slug, &c.Name, &c.Description, &c.LiveCount, &at, &c.Parent); err != nil {
+		if err := rows.Scan(&c.ID, &c.ParentID, &c.Slug, &c.Name, &c.Description, &c.LiveCount, &at, &c.Parent, &c.ParentName); err != nil {
 			return nil, err
 		}
 		c.Attributes = orEmpty(decodeJSON[[]string](at))
