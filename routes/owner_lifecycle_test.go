@@ -59,7 +59,7 @@ func TestEditAndDeleteUpdates(t *testing.T) {
 	id := int64(r.JSON()["update"].(map[string]any)["id"].(float64))
 	p := fmt.Sprintf("/api/v1/me/listings/1/updates/%d", id)
 	runScenarios(t, e.Env, []scenario{
-		{name: "title only", method: "PATCH", path: p, body: map[string]any{"title": "v2.0 is out"}, status: 200, contains: []string{`"title":"v2.0 is out"`, `"body":"Line one\r\nLine two"`}},
+		{name: "title only", method: "PATCH", path: p, body: map[string]any{"title": "v2.0 is out"}, status: 200, contains: []string{`"title":"v2.0 is out"`, `"body":"Line one\nLine two"`}},
 		{name: "body with CRLF", method: "PATCH", path: p, body: map[string]any{"body": "A\r\nB\rC"}, status: 200, contains: []string{`"body":"A\nB\nC"`, `"title":"v2.0 is out"`}},
 		{name: "title 200", method: "PATCH", path: p, body: map[string]any{"title": strings.Repeat("t", 200)}, status: 200},
 		{name: "title 201", method: "PATCH", path: p, body: map[string]any{"title": strings.Repeat("t", 201)}, status: 400, contains: []string{`"field":"title"`}},
@@ -213,5 +213,26 @@ func TestInterviewAnswersPublished(t *testing.T) {
 	}
 	if pg := page("/founders/ada-lovelace"); !strings.Contains(pg, "<p>Because spreadsheets hurt.</p>") {
 		t.Fatalf("founder page lacks the interview")
+	}
+}
+
+// Line endings are normalised on input: the same text saved from a form
+// (CRLF) and through the API (LF) is one value, and saving it again records
+// no change for the site team.
+func TestCRLFIsNotAChange(t *testing.T) {
+	e := newOwnerEnv(t)
+	revs := func() string { return e.scalar(t, `SELECT count(*) FROM revisions WHERE listing_id = 1`) }
+	e.Do("PATCH", "/api/v1/me/listings/1", map[string]any{"fields": map[string]any{"description": "First line.\nSecond line."}}, e.owner...)
+	n := revs()
+	r := e.Do("PATCH", "/api/v1/me/listings/1", map[string]any{"fields": map[string]any{"description": "First line.\r\nSecond line."}}, e.owner...)
+	if r.Status != 200 || revs() != n {
+		t.Fatalf("CRLF save: %d, revisions %s → %s", r.Status, n, revs())
+	}
+	if d := e.scalar(t, `SELECT description FROM listings WHERE id = 1`); d != "First line.\nSecond line." {
+		t.Fatalf("stored: %q", d)
+	}
+	e.Do("PUT", "/api/v1/me/listings/1/story", map[string]any{"title": "T", "story": "a\r\nb\rc"}, e.owner...)
+	if s := e.scalar(t, `SELECT story FROM stories WHERE listing_id = 1`); s != "a\nb\nc" {
+		t.Fatalf("story: %q", s)
 	}
 }

@@ -88,13 +88,30 @@ func TestBrowserAdminRevertsAnOwnerEdit(t *testing.T) {
 	}
 	screenshot(t, ctx, "admin-revisions")
 	checkAxe(t, ctx, "admin-revisions")
-	err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`form[action$="/revert"] button`)),
+	err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`form[action$="/revert"] input[name="confirm"]`)),
+		chromedp.Click(chromedp.CSS(`form[action$="/revert"] button`)),
 		chromedp.WaitVisible(chromedp.CSS(`p.msg`)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := e.Do("GET", "/api/v1/listings/quickbase", nil).JSON()["tagline"]; got != before {
 		t.Fatalf("API after revert: %v, want %v", got, before)
+	}
+	// The audit log wraps its long before/after values at 1280 px.
+	long := strings.Repeat("a-very-long-unbroken-description-", 60)
+	e.Do("PATCH", "/api/v1/me/listings/1", map[string]any{"fields": map[string]any{"description": long}}, apitest.Bearer(e.APIKey("owner@example.com"))...)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(e.URL+"/admin/revisions?listing=1")); err != nil {
+		t.Fatal(err)
+	}
+	err = chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`form[action$="/revert"] input[name="confirm"]`)),
+		chromedp.Click(chromedp.CSS(`form[action$="/revert"] button`)), chromedp.WaitVisible(chromedp.CSS(`p.msg`)),
+		chromedp.Navigate(e.URL+"/admin/audit"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	screenshot(t, ctx, "admin-audit-1280")
+	if sw, _ := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)); sw > 1280 {
+		t.Errorf("audit log at 1280 px is %v px wide", sw)
 	}
 }
 

@@ -71,11 +71,13 @@ func (s *Site) mountArea(srv *routes.Server) error {
 
 var areaFuncs = template.FuncMap{
 	"add":        func(a, b int) int { return a + b },
+	"textDiff":   textDiff,
 	"filled":     filledLinks,
 	"foundOn":    foundOn,
 	"storyLabel": func(key string) string { return storyLabels[key] },
 	"human":      commerce.HumanTime,
 	"cents":      centsText,
+	"amount":     func(c int64) string { return fmt.Sprintf("%d.%02d", c/100, c%100) }, // form values: no separators
 	"deref": func(p *int64) string {
 		if p == nil {
 			return ""

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -41,5 +42,31 @@ func TestPeopleNumbers(t *testing.T) {
 		if c.got != c.want {
 			t.Errorf("%q, want %q", c.got, c.want)
 		}
+	}
+}
+
+func TestRevisionTextDiff(t *testing.T) {
+	show := func(ls []diffLine) string {
+		var b []string
+		for _, l := range ls {
+			b = append(b, map[string]string{"same": " ", "del": "-", "ins": "+"}[l.Kind]+l.Text)
+		}
+		return strings.Join(b, "|")
+	}
+	for _, c := range []struct{ before, after, want string }{
+		{`"One.\r\nTwo.\r\nThree."`, `"One.\nTwo, changed.\nThree."`, " One.|-Two.|+Two, changed.| Three."},
+		{`["a","b"]`, `["a","c","b"]`, " a|+c| b"},
+		{``, `"new"`, "+new"},
+		{`{"x":"1"}`, ``, "-x: 1"},
+		{`"same"`, `"same"`, " same"},
+		{`12`, `13`, "-12|+13"},
+	} {
+		if got := show(textDiff(c.before, c.after)); got != c.want {
+			t.Errorf("%s → %s: %q, want %q", c.before, c.after, got, c.want)
+		}
+	}
+	long := "[" + strings.Repeat(`"x",`, maxDiffLines) + `"x"]`
+	if n := len(textDiff(long, `"y"`)); n != maxDiffLines+2 {
+		t.Errorf("long value: %d lines", n)
 	}
 }
