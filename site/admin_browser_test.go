@@ -228,6 +228,18 @@ func TestBrowserFounderJourney(t *testing.T) {
 			}
 		}
 	}
+	draftURL := e.URL + "/me/drafts/" + draftIDFromURL(t, ctx)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(draftURL+"/preview")); err != nil {
+		t.Fatal(err)
+	}
+	if txt := mainText(t, ctx); !strings.Contains(txt, "Cookie-free analytics") {
+		t.Fatalf("page preview: %s", txt)
+	}
+	screenshot(t, ctx, "founder-draft-preview")
+	checkAxe(t, ctx, "founder-draft-preview")
+	if err := chromedp.Do(ctx, chromedp.Navigate(draftURL)); err != nil {
+		t.Fatal(err)
+	}
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Click(chromedp.CSS(`button[value="lock:tagline"]`))); err != nil {
 		t.Fatal(err)
 	}

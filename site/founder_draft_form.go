@@ -456,3 +456,35 @@ func typedLinks(f url.Values, prefix string) []socialLink {
 	}
 	return socialRows(prefix, links)
 }
+
+// draftPreview is the listing page as the draft would make it.
+type draftPreview struct {
+	D         *drafting.Draft
+	Values    map[string]string   // text fields; categories joined
+	Lists     map[string][]string // features, usps
+	StoryText bool
+}
+
+// myDraftPreview shows the listing page the draft would make (read only).
+func (s *Site) myDraftPreview(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
+	d, err := s.loadDraft(r, uid, ps.ByName("id"))
+	if err != nil {
+		s.areaError(w, r, uid, err)
+		return
+	}
+	p := draftPreview{D: d.D, Values: map[string]string{}, Lists: map[string][]string{}}
+	for _, df := range d.Fields {
+		if df.List {
+			p.Lists[df.Name] = fieldLines(df.Field)
+		} else {
+			p.Values[df.Name] = strings.TrimSpace(df.Text)
+		}
+	}
+	p.Values["categories"] = strings.Join(p.Lists["categories"], " · ")
+	p.StoryText = strings.TrimSpace(d.D.Story["title"]+d.D.Story["story"]) != ""
+	title := "Preview"
+	if n := p.Values["name"]; n != "" {
+		title = "Preview: " + n
+	}
+	s.renderArea(w, r, "founder_draft_preview", title, http.StatusOK, uid, p, "")
+}

@@ -30,6 +30,7 @@ func (s *Site) mountFounderDrafts(srv *routes.Server) {
 	post("/me/drafts", s.mySubmitURL)
 	get("/me/drafts/:id", s.myDraft)
 	get("/me/drafts/:id/progress", s.myDraftProgress)
+	get("/me/drafts/:id/preview", s.myDraftPreview)
 	post("/me/drafts/:id/field", s.myDraftField)
 	post("/me/drafts/:id/invite", s.myDraftInvite)
 	post("/me/drafts/:id/more", s.myDraftMore)

@@ -255,3 +255,24 @@ func formOf(t *testing.T, body, marker string) url.Values {
 	t.Fatalf("no form %s", marker)
 	return nil
 }
+
+// The draft page links to a read-only preview of the listing page the
+// draft would make; another founder gets the 404 page.
+func TestDraftPagePreview(t *testing.T) {
+	e := newAreaEnvWith(t, apitest.Options{Fixture: true, Background: true})
+	site := testsite.Serve(t, "acme-analytics", nil)
+	owner := e.as(1)
+	pg := owner.post("/me/drafts", "/me/drafts", url.Values{"url": {site.URL + "/"}})
+	id := strings.TrimPrefix(pg.loc, "/me/drafts/")
+	waitDraft(t, owner, id)
+	if pg := owner.get("/me/drafts/" + id); !strings.Contains(pg.body, `href="/me/drafts/`+id+`/preview"`) {
+		t.Fatal("no preview link")
+	}
+	pg = owner.get("/me/drafts/" + id + "/preview")
+	if pg.status != 200 || !strings.Contains(pg.body, "<h1>Acme Analytics</h1>") || !strings.Contains(pg.body, "nothing is published") {
+		t.Fatalf("preview: %d %s", pg.status, pg.body)
+	}
+	if pg := e.as(2).get("/me/drafts/" + id + "/preview"); pg.status != 404 {
+		t.Fatalf("another founder's preview: %d", pg.status)
+	}
+}
