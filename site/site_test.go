@@ -3,8 +3,8 @@ package site_test
 import (
 	"context"
 	"encoding/json"
-	"html"
 	"encoding/xml"
+	"html"
 	"net/http"
 	"strings"
 	"testing"
