@@ -466,7 +466,43 @@ func (s *Site) review(w http.ResponseWriter, r *http.Request, ps httprouter.Para
 	}
 	stars, _ := strconv.Atoi(r.PostFormValue("stars"))
 	_, err := s.people.SaveReview(r.Context(), p.ID, slug, stars, r.PostFormValue("text"))
+	if e := ops.AsError(err); err != nil && e.Code == ops.CodeInvalid {
+		s.reviewRetry(w, r, slug, stars, e)
+		return
+	}
 	s.afterAction(w, r, slug, "reviewed", err)
+}
+
+// reviewRetry shows the review form again with what was typed and what to
+// fix, instead of a bare error page.
+func (s *Site) reviewRetry(w http.ResponseWriter, r *http.Request, slug string, stars int, e *ops.Error) {
+	var l struct {
+		Name string `json:"name"`
+	}
+	if err := s.call(r.Context(), "get_listing", map[string]string{"slug": slug}, &l); err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	words := map[string]string{"stars": "Stars", "rating": "Stars", "text": "Your review", "body": "Your review"}
+	var problems []string
+	for _, f := range e.Fields {
+		name := words[f.Field]
+		if name == "" {
+			name = f.Field
+		}
+		problems = append(problems, name+": "+f.Message)
+	}
+	if len(problems) == 0 {
+		problems = []string{e.Detail}
+	}
+	d := struct {
+		Slug, Name, Text string
+		Stars            int
+		Problems         []string
+	}{slug, l.Name, r.PostFormValue("text"), stars, problems}
+	p := s.page(r, "Your review is not saved yet", "", d)
+	p.Status, p.NoIndex = e.Code.Status(), true
+	s.render(w, r, "review-retry", p)
 }
 
 func (s *Site) report(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {

@@ -383,8 +383,12 @@ func TestVoteFollowReviewReport(t *testing.T) {
 	if r := p.get("/listings/" + slug); !strings.Contains(r.body, "Still good.") {
 		t.Errorf("edited review not shown")
 	}
-	if r := p.post("/listings/"+slug+"/review", url.Values{"stars": {"6"}, "text": {"x"}}); r.status != 400 || !strings.Contains(r.body, "<strong>") {
-		t.Errorf("6 stars: %d", r.status)
+	// A refused review is no dead end: the form again, with what was typed
+	// and what to fix.
+	if r := p.post("/listings/"+slug+"/review", url.Values{"stars": {"6"}, "text": {"Typed & kept"}}); r.status != 400 ||
+		!strings.Contains(r.body, "is not saved yet") || !strings.Contains(r.body, ">Typed &amp; kept</textarea>") ||
+		!strings.Contains(r.body, "Stars: ") || !strings.Contains(r.body, `action="/listings/`+slug+`/review"`) {
+		t.Errorf("6 stars: %d %s", r.status, r.body)
 	}
 	p.get("/listings/" + slug)
 	if r := p.post("/listings/"+slug+"/report", url.Values{"reason": {"Spam"}}); r.status != 303 {

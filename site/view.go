@@ -23,7 +23,7 @@ import (
 // pageNames are the templates under templates/, each rendered inside layout.html.
 var pageNames = []string{"home", "listing", "categories", "category", "week", "leaderboards", "board",
 	"founders", "founder", "blog", "post", "awards", "search", "compare", "error",
-	"alternatives", "reviews", "signup", "signin", "reset-request", "reset", "unsubscribe", "following"}
+	"alternatives", "reviews", "signup", "signin", "reset-request", "reset", "unsubscribe", "following", "review-retry"}
 
 func (s *Site) parse() error {
 	s.pages = map[string]*template.Template{}
