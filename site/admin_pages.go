@@ -195,7 +195,16 @@ func (s *Site) adminWeekCapacity(w http.ResponseWriter, r *http.Request, _ httpr
 }
 
 func (s *Site) adminMoveListing(w http.ResponseWriter, r *http.Request, _ httprouter.Params, uid int64) {
-	if _, err := s.App.Admin.MoveListingWeek(r.Context(), uid, formInt(r, "listing_id"), r.PostFormValue("week")); err != nil {
+	ref := r.PostFormValue("listing")
+	if ref == "" {
+		ref = r.PostFormValue("listing_id")
+	}
+	id, err := s.App.Admin.ScheduledListingRef(r.Context(), ref)
+	if err != nil {
+		s.areaError(w, r, uid, err)
+		return
+	}
+	if _, err := s.App.Admin.MoveListingWeek(r.Context(), uid, id, r.PostFormValue("week")); err != nil {
 		s.areaError(w, r, uid, err)
 		return
 	}

@@ -312,6 +312,9 @@ func TestAdminModerationWeeksCommerceOutboxSettingsPages(t *testing.T) {
 		{"/admin/weeks/capacity", "/admin/weeks", url.Values{"week": {"2026-12-15"}, "capacity": {"7"}}, 400, ""},
 		{"/admin/weeks/capacity", "/admin/weeks", url.Values{"week": {"2026-12-14"}, "capacity": {"-3"}}, 400, ""},
 		{"/admin/weeks/move", "/admin/weeks", url.Values{"listing_id": {"5"}, "week": {"2026-12-21"}}, 303, "/admin/weeks?done=moved"},
+		{"/admin/weeks/move", "/admin/weeks", url.Values{"listing": {"SoonApp"}, "week": {"2026-12-28"}}, 303, "/admin/weeks?done=moved"},
+		{"/admin/weeks/move", "/admin/weeks", url.Values{"listing": {"soonapp"}, "week": {"2027-01-04"}}, 303, "/admin/weeks?done=moved"},
+		{"/admin/weeks/move", "/admin/weeks", url.Values{"listing": {"No Such App"}, "week": {"2027-01-04"}}, 400, ""},
 		{"/admin/products/ai_review", "/admin/commerce", url.Values{"price": {"45.50"}, "capacity": {""}}, 303, "/admin/commerce?done=price"},
 		{"/admin/products/ai_review", "/admin/commerce", url.Values{"price": {"45.505"}}, 400, ""},
 		{"/admin/products/nope", "/admin/commerce", url.Values{"price": {"1"}}, 404, ""},
@@ -337,6 +340,11 @@ func TestAdminModerationWeeksCommerceOutboxSettingsPages(t *testing.T) {
 	}
 	if !e.App.Admin.IsBanned(ctx, 3) {
 		t.Error("not banned")
+	}
+	var moved string
+	e.DB.W.QueryRow(`SELECT launch_week FROM listings WHERE id = 5`).Scan(&moved)
+	if moved != "2027-01-04" {
+		t.Errorf("listing moved by name and slug: week %s", moved)
 	}
 	var winter int64
 	e.DB.W.QueryRow(`SELECT value FROM promo_codes WHERE code = 'WINTER'`).Scan(&winter)
