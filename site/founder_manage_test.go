@@ -105,3 +105,22 @@ func TestFounderCancelsUnpaidOrder(t *testing.T) {
 		t.Fatalf("after cancel: %s", pg.body)
 	}
 }
+
+// The ways in: "Submit your product" in the header and on the home page,
+// "Claim this listing" on a listing page (the claim form names it).
+func TestSubmitAndClaimCallsToAction(t *testing.T) {
+	e := newAreaEnv(t)
+	home := e.as(0).get("/")
+	if !strings.Contains(home.body, `<a class="cta" href="/me/drafts">Submit your product</a>`) || !strings.Contains(home.body, "Launching something?") {
+		t.Fatalf("home page lacks the submit call to action")
+	}
+	if pg := e.as(0).get("/listings/tablely"); !strings.Contains(pg.body, `<a href="/me/claims?slug=tablely">Claim this listing</a>`) {
+		t.Fatalf("listing page lacks the claim link")
+	}
+	if pg := e.as(2).get("/me/claims?slug=tablely"); !strings.Contains(pg.body, `name="slug" required maxlength="100" value="tablely"`) {
+		t.Fatalf("claim form does not name the listing: %s", pg.body)
+	}
+	if pg := e.as(0).get("/me/claims?slug=tablely"); pg.status != 303 || !strings.Contains(pg.loc, "/signin?next=") {
+		t.Fatalf("signed out: %d %s", pg.status, pg.loc)
+	}
+}

@@ -352,7 +352,11 @@ func (s *Site) claimsPage(w http.ResponseWriter, r *http.Request, uid int64, sta
 }
 
 func (s *Site) myClaims(w http.ResponseWriter, r *http.Request, _ httprouter.Params, uid int64) {
-	s.claimsPage(w, r, uid, http.StatusOK, nil, "")
+	var form url.Values // "Claim this listing" on a listing page names it
+	if slug := r.URL.Query().Get("slug"); slug != "" {
+		form = url.Values{"slug": {slug}}
+	}
+	s.claimsPage(w, r, uid, http.StatusOK, form, "")
 }
 
 func (s *Site) claimRefusal(w http.ResponseWriter, r *http.Request, uid int64, err error) {
