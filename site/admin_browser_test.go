@@ -113,6 +113,15 @@ func TestBrowserAdminRevertsAnOwnerEdit(t *testing.T) {
 	if sw, _ := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)); sw > 1280 {
 		t.Errorf("audit log at 1280 px is %v px wide", sw)
 	}
+	// Moderation is usable on a phone: its tables stack at 390 px.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 900), chromedp.Navigate(e.URL+"/admin/moderation")); err != nil {
+		t.Fatal(err)
+	}
+	screenshot(t, ctx, "admin-moderation-390")
+	checkAxe(t, ctx, "admin-moderation-390")
+	if sw, _ := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)); sw > 390 {
+		t.Errorf("moderation at 390 px is %v px wide", sw)
+	}
 }
 
 // The site team imports a Domain Rating CSV; the board shows it.
