@@ -1,7 +1,7 @@
 package cli
 
 import (
-		"os"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"

@@ -22,7 +22,7 @@ import (
 var pageNames = []string{"home", "listing", "categories", "category", "week", "leaderboards", "board",
 	"founders", "founder", "blog", "post", "awards", "search", "compare", "error",
 	"alternatives", "reviews", "signup", "signin", "reset-request", "reset", "unsubscribe", "following",
-	"upcoming", "notifications", "dispute", "digest", "digest_issue", "digest_link"}
+	"upcoming", "notifications", "dispute", "digest", "digest_issue", "digest_link", "review-retry"}
 
 func (s *Site) parse() error {
 	s.pages = map[string]*template.Template{}
@@ -44,6 +44,7 @@ var funcs = template.FuncMap{
 	"date":       humanDate,
 	"money":      money,
 	"count":      countOf,
+	"platform":   platformLabel,
 	"stars":      stars,
 	"metric":     metricText,
 	"keys":       sortedKeys[string],

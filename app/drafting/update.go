@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"launchdir/app/kernel"
 	"launchdir/crawl"
 	"launchdir/db"
 	"launchdir/ops"
@@ -108,6 +109,9 @@ func applyDraftEdits(d *draftData, req *updateDraftInput, in *ops.Input) {
 		if y, ok := req.Fields[name].(float64); ok && name == "founded_year" {
 			req.Fields[name] = strconv.Itoa(int(y)) // kept as drafted: text
 		}
+		if s, ok := req.Fields[name].(string); ok {
+			req.Fields[name] = kernel.NormalizeText(s) // a form's CRLF is not a change
+		}
 		setTypedField(d.Fields[name], req.Fields[name])
 	}
 	for _, name := range req.Restore {
@@ -138,7 +142,9 @@ func applyDraftEdits(d *draftData, req *updateDraftInput, in *ops.Input) {
 	}
 	if in.Has("story") { // PATCH: the sections sent change, the others stay
 		d.Story = orMap(d.Story)
-		maps.Copy(d.Story, req.Story)
+		for k, v := range req.Story {
+			d.Story[k] = kernel.NormalizeText(v)
+		}
 	}
 	if in.Has("milestones") {
 		d.Milestones = req.Milestones

@@ -13,7 +13,7 @@ import (
 
 func (a *Service) postListingUpdate(ctx context.Context, in *ops.Input) (any, error) {
 	id, uid := in.Int("listing_id"), in.UserID()
-	u := db.Update{Title: in.Str("title"), Body: in.Str("body"), CreatedAt: a.Now().UTC().Format(time.RFC3339)}
+	u := db.Update{Title: kernel.NormalizeText(in.Str("title")), Body: kernel.NormalizeText(in.Str("body")), CreatedAt: a.Now().UTC().Format(time.RFC3339)}
 	var notified int
 	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		if err := a.OwnListing(ctx, tx, uid, id); err != nil {
@@ -113,9 +113,10 @@ func sectionUnlockedIn(ctx context.Context, q kernel.Querier, id int64, section 
 
 func (a *Service) setFounderStory(ctx context.Context, in *ops.Input) (any, error) {
 	id, uid := in.Int("listing_id"), in.UserID()
-	s := db.Story{Title: in.Str("title"), Story: in.Str("story"), WhyStarted: in.Str("why_started"), Problem: in.Str("problem"),
-		Journey: in.Str("journey"), Challenges: in.Str("challenges"), Achievements: in.Str("achievements"),
-		Lessons: in.Str("lessons"), WhatsNext: in.Str("whats_next"), UpdatedAt: a.Now().UTC().Format(time.RFC3339)}
+	str := func(name string) string { return kernel.NormalizeText(in.Str(name)) } // a form's CRLF is not a change
+	s := db.Story{Title: str("title"), Story: str("story"), WhyStarted: str("why_started"), Problem: str("problem"),
+		Journey: str("journey"), Challenges: str("challenges"), Achievements: str("achievements"),
+		Lessons: str("lessons"), WhatsNext: str("whats_next"), UpdatedAt: a.Now().UTC().Format(time.RFC3339)}
 	var out StoryResult
 	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		if err := a.OwnListing(ctx, tx, uid, id); err != nil {

@@ -60,7 +60,7 @@ func (a *Service) lifecycleOperations() []*ops.Operation {
 		{ID: "set_alternatives", Output: ops.Out[ApprovedAlternatives](), Method: "PUT", Path: "/me/listings/:listing_id/alternatives", Toolset: "listings",
 			Scope: ops.ScopeListingsWrite, Idem: true, Destructive: true,
 			Summary:     "Approve the alternatives shown first on your listing",
-			Description: "approved: up to 10 slugs of live listings, in order; replaces the approved list (get_alternatives shows them first, approved=true). An empty list approves none.",
+			Description: "approved: up to 10 slugs of live listings; replaces the approved list (get_alternatives shows them first, approved=true). An empty list approves none.",
 			Params:      []ops.Param{kernel.ListingIDParam},
 			Body:        ops.Obj(ops.R("approved", ops.Arr(kernel.SlugSchema, 10))), Handler: a.setAlternatives},
 		{ID: "set_category_attributes", Output: ops.Out[CategoryAttributes](), Method: "PATCH", Path: "/me/listings/:listing_id/attributes", Toolset: "listings",
