@@ -20,7 +20,10 @@ COPY --from=build --chown=65532:65532 /out/data /data
 COPY LICENSE NOTICE /usr/share/doc/launchdir/
 USER 65532:65532
 VOLUME ["/data"]
+# Set LAUNCHDIR_BASE_URL to the public origin (links, OAuth issuer, cookies);
+# the default suits a local try-out on port 8080.
 ENV LAUNCHDIR_ADDR=0.0.0.0:8080 \
+    LAUNCHDIR_BASE_URL=http://localhost:8080 \
     LAUNCHDIR_DB=/data/launchdir.db
 EXPOSE 8080
 # No shell or curl in the image: the binary checks itself.
