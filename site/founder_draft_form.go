@@ -109,6 +109,13 @@ type formSection struct {
 	Fields          []formField
 }
 
+// suggestedCategory is one of the drafter's categories as the picker
+// offers it: its name, where it was found, and whether it is chosen.
+type suggestedCategory struct {
+	Name, Page, URL, Quote string
+	Chosen                 bool
+}
+
 // catOption is a category of the picker.
 type catOption struct {
 	Name, Label string
@@ -121,8 +128,10 @@ type catOption struct {
 type draftForm struct {
 	Sections   []formSection
 	Categories []catOption
-	Preview    db.Summary
-	Next       string
+	// Suggested are the drafter's categories with their quotes (at most 3).
+	Suggested []suggestedCategory
+	Preview   db.Summary
+	Next      string
 }
 
 var sectionTitles = []struct{ ID, Title, Help string }{
@@ -163,6 +172,14 @@ func (s *Site) buildForm(r *http.Request, uid int64, d *myDraftData) {
 				f.Categories[i].Primary, f.Categories[i].More = j == 0, j > 0
 			}
 		}
+	}
+	for _, c := range d.D.CategorySuggestions {
+		sc := suggestedCategory{Name: c.Name, Chosen: len(current) > 0 && strings.EqualFold(current[0], c.Name)}
+		if len(c.Evidence) > 0 {
+			sc.URL, sc.Quote = c.Evidence[0].URL, c.Evidence[0].Quote
+			sc.Page = foundOn(c.Evidence[0].URL)
+		}
+		f.Suggested = append(f.Suggested, sc)
 	}
 	f.Preview = db.Summary{Name: textOf(d.D.Fields["name"]), Tagline: textOf(d.D.Fields["tagline"]), Status: "live"}
 	if len(current) > 0 {
@@ -252,7 +269,13 @@ func changes(d *myDraftData, f url.Values) map[string]any {
 	}
 	if _, sent := f["cat-primary"]; sent {
 		cats := []string{}
-		if p := f.Get("cat-primary"); p != "" {
+		p := f.Get("cat-primary")
+		// A suggestion's button makes it the main category in the same
+		// save, so what was typed elsewhere on the form is kept.
+		if act, name, ok := strings.Cut(f.Get("act"), ":"); ok && act == "primary" && name != "" {
+			p = name
+		}
+		if p != "" {
 			cats = append(cats, p)
 		}
 		for _, c := range f["cat-more"] {

@@ -276,3 +276,61 @@ func TestDraftPagePreview(t *testing.T) {
 		t.Fatalf("another founder's preview: %d", pg.status)
 	}
 }
+
+// The drafter's category suggestions (issue 28) are on the draft page with
+// the quote that decided each, and a suggestion's button makes it the main
+// category in the same save as the rest of the form (a field typed at the
+// same time is kept).
+func TestDraftPageCategorySuggestions(t *testing.T) {
+	e := newAreaEnvWith(t, apitest.Options{Fixture: true, Background: true})
+	site := testsite.Serve(t, "forgeci", nil) // a CI service: Developer Tools in the fixture tree
+	owner := e.as(1)
+	pg := owner.post("/me/drafts", "/me/drafts", url.Values{"url": {site.URL + "/"}})
+	id := strings.TrimPrefix(pg.loc, "/me/drafts/")
+	waitDraft(t, owner, id)
+	dp := "/me/drafts/" + id
+	key := e.APIKey("owner@example.com")
+	draft := func() map[string]any { return e.Do("GET", "/api/v1/drafts/"+id, nil, apitest.Bearer(key)...).JSON() }
+	sugg, _ := draft()["category_suggestions"].([]any)
+	if len(sugg) == 0 || len(sugg) > 3 {
+		t.Fatalf("category_suggestions: %v", draft()["category_suggestions"])
+	}
+	first := sugg[0].(map[string]any)
+	name := first["name"].(string)
+	ev := first["evidence"].([]any)
+	if len(ev) == 0 || ev[0].(map[string]any)["quote"] == "" {
+		t.Fatalf("suggestion without evidence: %v", first)
+	}
+	body := owner.get(dp).body
+	if !strings.Contains(body, "What your site says it is") || !strings.Contains(body, html.EscapeString(name)) {
+		t.Fatalf("the page does not offer %q", name)
+	}
+	// Another main category chosen by hand, then the suggestion's button.
+	form := formOf(t, body, `action="`+dp+`/save"`)
+	other := "Developer Tools"
+	if name == other {
+		other = "Marketing"
+	}
+	form.Set("cat-primary", other)
+	if pg := owner.post(dp+"/save", dp, form); pg.status != 303 {
+		t.Fatalf("save: %d", pg.status)
+	}
+	body = owner.get(dp).body
+	if !strings.Contains(body, `value="primary:`+html.EscapeString(name)+`"`) {
+		t.Fatalf("no button for %q once another category is main", name)
+	}
+	form = formOf(t, body, `action="`+dp+`/save"`)
+	form.Set("v-city", "Lisbon")
+	form.Set("act", "primary:"+name)
+	if pg := owner.post(dp+"/save", dp, form); pg.status != 303 {
+		t.Fatalf("use suggestion: %d %s", pg.status, pg.body)
+	}
+	fields := draft()["fields"].(map[string]any)
+	cats, _ := fields["categories"].(map[string]any)["value"].([]any)
+	if len(cats) == 0 || cats[0] != name {
+		t.Errorf("main category after the button: %v, want %q", cats, name)
+	}
+	if fields["city"].(map[string]any)["value"] != "Lisbon" {
+		t.Errorf("the city typed with the button was lost: %v", fields["city"])
+	}
+}
