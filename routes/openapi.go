@@ -43,6 +43,8 @@ var tagInfo = []struct{ name, desc string }{
 	{"listings", "Your listings: edit, updates, milestones, story, free launch."},
 	{"claims", "Claim an existing listing by DNS, meta tag, file or email."},
 	{"orders", "Products, quotes and hosted checkout."},
+	{"comments", "Questions and answers on listings: comments, maker replies, the pinned maker's comment, notification settings."},
+	{"webhooks", "Outbound webhooks (Standard Webhooks): endpoints, events, deliveries, redelivery and secret rotation."},
 }
 
 // OpenAPI builds the OpenAPI 3.1 document from the operations table. Every
