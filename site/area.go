@@ -13,7 +13,7 @@ import (
 	"net/url"
 	"strconv"
 
-	"launchdir/app/commerce"
+	"launchdir/app/kernel"
 	"launchdir/ops"
 	"launchdir/routes"
 	"launchdir/site/layout"
@@ -76,7 +76,8 @@ var areaFuncs = template.FuncMap{
 	"filled":     filledLinks,
 	"foundOn":    foundOn,
 	"storyLabel": func(key string) string { return storyLabels[key] },
-	"human":      commerce.HumanTime,
+	"human":      kernel.HumanTime,
+	"date":       kernel.HumanDate,
 	"cents":      centsText,
 	"amount":     func(c int64) string { return fmt.Sprintf("%d.%02d", c/100, c%100) }, // form values: no separators
 	"deref": func(p *int64) string {

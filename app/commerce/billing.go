@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"net/mail"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"launchdir/app/kernel"
@@ -168,13 +167,4 @@ func (a *Service) OrderListings(ctx context.Context, o *Order) ([]OrderListingLi
 		out = append(out, k)
 	}
 	return out, nil
-}
-
-// HumanTime formats an RFC 3339 time for people: "18 November 2026, 12:00 UTC".
-func HumanTime(rfc3339 string) string {
-	t, err := time.Parse(time.RFC3339, rfc3339)
-	if err != nil {
-		return rfc3339
-	}
-	return t.UTC().Format("2 January 2006, 15:04 UTC")
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 
 	"launchdir/app/kernel"
 	"launchdir/app/vat"
@@ -186,12 +185,7 @@ func (a *Service) receipt(ctx context.Context, tx *sql.Tx, orderID, seq int64) e
 }
 
 // invoiceDate is an RFC 3339 time as a date.
-func invoiceDate(s string) string {
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t.UTC().Format("2 January 2006")
-	}
-	return s
-}
+func invoiceDate(s string) string { return kernel.HumanDate(s) }
 
 // emitPaid sends order.paid to the buyer's webhooks and the site team's.
 func (a *Service) emitPaid(ctx context.Context, tx *sql.Tx, orderID, seq int64) error {

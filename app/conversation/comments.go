@@ -97,7 +97,7 @@ func (a *Service) checkAuthor(au author, body string) error {
 	}
 	if a.Now().Sub(au.created) < LinkMinAccountAge && kernel.HasLink(body) {
 		return ops.Invalid("body", "accounts younger than 24 hours may not post links or web addresses; write without them, or wait until %s",
-			au.created.Add(LinkMinAccountAge).UTC().Format("2 Jan 15:04 UTC"))
+			kernel.HumanTime(au.created.Add(LinkMinAccountAge).UTC().Format(time.RFC3339)))
 	}
 	return nil
 }
