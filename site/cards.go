@@ -3,7 +3,6 @@ package site
 import (
 	"net/http"
 	"reflect"
-	"strconv"
 
 	"launchdir/app/media"
 	"launchdir/db"
@@ -21,7 +20,8 @@ type cardView struct {
 	Voted bool   // the viewer voted for it this launch week
 	Eager bool   // among the first cards of the page
 	Count int64  // the number its list is ranked by: the week's votes on week lists
-	Label string // the button's accessible name, naming the listing and count
+	Name  string // the button's name around the count: "Upvote Foo (" 12 " votes)"
+	Unit  string
 	Thumb *media.Thumb
 }
 
@@ -33,46 +33,47 @@ func (s *Site) decorateCards(r *http.Request, p *Page) {
 	if len(cards) == 0 {
 		return
 	}
-	ids := make([]int64, 0, len(cards))
+	// By slug: lists that come through the operations table carry no id.
+	slugs := make([]string, 0, len(cards))
 	for _, c := range cards {
-		ids = append(ids, c.ID)
+		slugs = append(slugs, c.Slug)
 	}
 	ctx := r.Context()
-	thumbs, err := s.App.Media.CardThumbs(ctx, s.App.Cfg.BaseURL, ids)
+	thumbs, err := s.App.Media.CardThumbs(ctx, s.App.Cfg.BaseURL, slugs)
 	if err != nil {
 		s.App.Log.Error("card thumbnails", "err", err)
 	}
-	voted := map[int64]bool{}
+	voted := map[string]bool{}
 	if p.Person != nil && s.people != nil {
-		if voted, err = s.people.VotedAmong(ctx, p.Person.ID, ids); err != nil {
+		if voted, err = s.people.VotedAmong(ctx, p.Person.ID, slugs); err != nil {
 			s.App.Log.Error("card votes", "err", err)
 		}
 	}
 	for i, c := range cards {
-		v := &cardView{CSRF: p.CSRF, Back: p.Path, Voted: voted[c.ID], Eager: i < eagerCards, Count: c.Votes}
+		v := &cardView{CSRF: p.CSRF, Back: p.Path, Voted: voted[c.Slug], Eager: i < eagerCards, Count: c.Votes}
 		if c.WeekVotes != nil {
 			v.Count = *c.WeekVotes
 		}
-		v.Label = voteLabel(c.Name, v.Count, c.WeekVotes != nil)
-		if t, ok := thumbs[c.ID]; ok {
+		v.Name, v.Unit = "Upvote "+c.Name+" (", voteUnit(v.Count, c.WeekVotes != nil)+")"
+		if t, ok := thumbs[c.Slug]; ok {
 			v.Thumb = &t
 		}
 		c.Card = v
 	}
 }
 
-// voteLabel names the button for people who cannot see the card around it.
-func voteLabel(name string, n int64, week bool) string {
-	unit := "votes"
+// voteUnit completes the button's name for people who cannot see the card
+// around it; the count itself is the button's visible text.
+func voteUnit(n int64, week bool) string {
+	unit := " votes"
 	if n == 1 {
-		unit = "vote"
+		unit = " vote"
 	}
 	if week {
 		unit += " in the week"
 	}
-	return "Upvote " + name + " (" + strconv.FormatInt(n, 10) + " " + unit + ")"
+	return unit
 }
-
 
 // collectCards finds the listings a page shows, in the order its data holds
 // them (the order of the page's sections), following exported fields,
