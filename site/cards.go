@@ -79,7 +79,7 @@ func voteUnit(n int64, week bool) string {
 // them (the order of the page's sections), following exported fields,
 // slices and pointers a few levels down.
 func collectCards(v reflect.Value, depth int) []*db.Summary {
-	if depth > 5 || !v.IsValid() {
+	if depth > 8 || !v.IsValid() {
 		return nil
 	}
 	switch v.Kind() {
