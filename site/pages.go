@@ -97,6 +97,7 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request, _ httprouter.Params)
 	p := s.page(r, s.App.SiteName(r.Context())+": startup launches ranked by the community", desc, d)
 	p.Nav = "home"
 	p.OGImage = s.ogURL("home", "home", s.homeCard(ctx, desc))
+	s.decorateCards(r, p)
 	body, err := s.renderBytes("home", p)
 	if err != nil {
 		s.errorPage(w, r, err)

@@ -54,6 +54,7 @@ type People interface {
 	ListingReviews(ctx context.Context, slug string, page, perPage int) (kernel.Page[people.Review], error)
 	Report(ctx context.Context, userID int64, kind, target, reason string) error
 	ViewerOf(ctx context.Context, userID int64, slug string) (people.Viewer, error)
+	VotedAmong(ctx context.Context, userID int64, slugs []string) (map[string]bool, error)
 }
 
 var _ People = (*people.Service)(nil)
@@ -303,8 +304,8 @@ func (s *Site) signIn(w http.ResponseWriter, r *http.Request, _ httprouter.Param
 	}
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: session, Path: "/", HttpOnly: true, Secure: s.secure,
 		SameSite: http.SameSiteLaxMode, MaxAge: int(people.SessionTTL.Seconds())})
-	if slug, ok := pendingVote(d.Next); ok {
-		s.castPendingVote(w, r, person, slug)
+	if slug, back, ok := pendingVoteBack(d.Next); ok {
+		s.castPendingVote(w, r, person, slug, back)
 		return
 	}
 	http.Redirect(w, r, d.Next, http.StatusSeeOther)
@@ -312,23 +313,38 @@ func (s *Site) signIn(w http.ResponseWriter, r *http.Request, _ httprouter.Param
 
 // pendingVoteRE is where a vote pressed before signing in returns to: the
 // listing, with the intent to vote.
-var pendingVoteRE = regexp.MustCompile(`^/listings/([a-z0-9][a-z0-9-]{0,219})\?cast=vote$`)
+// A vote pressed on a card also names the page to return to (back).
+var pendingVoteRE = regexp.MustCompile(`^/listings/([a-z0-9][a-z0-9-]{0,219})\?cast=vote(?:&back=([^&#]+))?$`)
 
-func pendingVote(next string) (string, bool) {
+// pendingVoteBack reads a vote waiting in next: the listing and the card's
+// page ("" when none).
+func pendingVoteBack(next string) (slug, back string, ok bool) {
 	m := pendingVoteRE.FindStringSubmatch(next)
 	if m == nil {
-		return "", false
+		return "", "", false
 	}
-	return m[1], true
+	if b, err := url.QueryUnescape(m[2]); err == nil {
+		back = voteReturn(b)
+	}
+	return m[1], back, true
+}
+
+// castFrom is where a vote waits while its voter signs in.
+func castFrom(slug, back string) string {
+	next := "/listings/" + slug + "?cast=vote"
+	if back != "" {
+		next += "&back=" + url.QueryEscape(back)
+	}
+	return next
 }
 
 // castPendingVote casts the vote a visitor pressed before signing in, once
 // they have (the sign-in form carries the CSRF token, and the intent was
 // their click): never a second press that would withdraw it.
-func (s *Site) castPendingVote(w http.ResponseWriter, r *http.Request, p *Person, slug string) {
+func (s *Site) castPendingVote(w http.ResponseWriter, r *http.Request, p *Person, slug, back string) {
 	v, err := s.people.ViewerOf(r.Context(), p.ID, slug)
 	if err != nil || v.Voted {
-		http.Redirect(w, r, "/listings/"+slug, http.StatusSeeOther)
+		http.Redirect(w, r, firstNonEmpty(back, "/listings/"+slug), http.StatusSeeOther)
 		return
 	}
 	st, err := s.people.ToggleVote(r.Context(), p.ID, slug, s.clientIP(r))
@@ -336,7 +352,7 @@ func (s *Site) castPendingVote(w http.ResponseWriter, r *http.Request, p *Person
 	if err == nil && !st.Counted {
 		note = "voted-uncounted"
 	}
-	s.afterAction(w, r, slug, note, err)
+	s.afterVote(w, r, slug, back, note, err)
 }
 
 // whenVotesCount says when a newly verified account's votes count.
@@ -451,7 +467,8 @@ func (s *Site) afterAction(w http.ResponseWriter, r *http.Request, slug, note st
 func (s *Site) vote(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
 	slug := ps.ByName("slug")
 	// Signed out, the vote is cast once they have signed in (castPendingVote).
-	p := s.signedIn(w, r, "/listings/"+slug+"?cast=vote")
+	back := voteReturn(r.PostFormValue("next"))
+	p := s.signedIn(w, r, castFrom(slug, back))
 	if p == nil {
 		return
 	}
@@ -465,6 +482,17 @@ func (s *Site) vote(w http.ResponseWriter, r *http.Request, ps httprouter.Params
 		if st.Held {
 			note = "voted-held"
 		}
+	}
+	s.afterVote(w, r, slug, back, note, err)
+}
+
+// afterVote returns a vote pressed on a card to the card's page; a vote that
+// needs explaining (not counted yet, held) goes to the listing, whose note
+// says why its count did not move.
+func (s *Site) afterVote(w http.ResponseWriter, r *http.Request, slug, back, note string, err error) {
+	if err == nil && back != "" && (note == "voted" || note == "unvoted") {
+		http.Redirect(w, r, back, http.StatusSeeOther)
+		return
 	}
 	s.afterAction(w, r, slug, note, err)
 }

@@ -3,6 +3,7 @@ package people
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
@@ -583,4 +584,29 @@ func (a *Service) ViewerOf(ctx context.Context, userID int64, slug string) (View
 		}
 	}
 	return v, nil
+}
+
+// VotedAmong tells which of a page's listings (by slug) the person voted for
+// in this launch week (what ViewerOf calls Voted), in one query for the page.
+func (a *Service) VotedAmong(ctx context.Context, userID int64, slugs []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	if len(slugs) == 0 {
+		return out, nil
+	}
+	list, _ := json.Marshal(slugs)
+	rows, err := a.DB.R.QueryContext(ctx, `SELECT l.slug FROM votes v JOIN listings l ON l.id = v.listing_id
+		WHERE v.voter = ? AND v.week = ? AND l.slug IN (SELECT value FROM json_each(?))`,
+		strconv.FormatInt(userID, 10), kernel.WeekOf(a.Now()), string(list))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var slug string
+		if err := rows.Scan(&slug); err != nil {
+			return nil, err
+		}
+		out[slug] = true
+	}
+	return out, rows.Err()
 }
