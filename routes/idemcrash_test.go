@@ -2,12 +2,15 @@ package routes_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"launchdir/apitest"
 	"launchdir/app/commerce"
 	"launchdir/ops"
+	"launchdir/testsite"
 )
 
 // diesBeforeFinish is the idempotency store of a process killed right
@@ -17,55 +20,173 @@ type diesBeforeFinish struct{ ops.IdemStore }
 
 func (diesBeforeFinish) Finish(context.Context, int64, string, *ops.Result) error { return nil }
 
+// storedCall is a request of one idempotent operation that succeeds on the
+// owner fixture (orders_fixture.sql loaded) after the calls before it.
+// {name} in path is replaced by the "id" (or name.id) of the response of
+// the call whose capture is name; setup prepares what the call needs.
+type storedCall struct {
+	op, method, path string
+	body             map[string]any
+	setup            func(e *ownerEnv)
+	capture          string
+}
+
+// storedWithEffect lists, for every idempotent operation that stores its
+// response in its effect's transaction (kernel.RespondInTx), a request of
+// it, run in this order on one database (the draft operations, which
+// need the crawler, are in draftsStoredWithEffect).
+var storedWithEffect = []storedCall{
+	{op: "update_my_listing", method: "PATCH", path: "/api/v1/me/listings/1", body: map[string]any{"fields": map[string]any{"tagline": "Stored with the effect"}}},
+	{op: "post_listing_update", method: "POST", path: "/api/v1/me/listings/1/updates", body: map[string]any{"title": "Crash day", "body": "It committed."}},
+	{op: "create_checkout", method: "POST", path: "/api/v1/orders/checkout", body: apitest.Order(apitest.OrderItem("ai_review", "listing_id", 1))},
+	{op: "set_founder_story", method: "PUT", path: "/api/v1/me/listings/1/story", body: map[string]any{"title": "Why", "story": "Because it committed."}},
+	{op: "add_milestone", method: "POST", path: "/api/v1/me/listings/1/milestones", body: map[string]any{"date": "2026-05-01", "title": "Stored with its effect"}, capture: "milestone"},
+	{op: "delete_milestone", method: "DELETE", path: "/api/v1/me/listings/1/milestones/{milestone}"},
+	{op: "answer_interview", method: "PUT", path: "/api/v1/me/interview", body: map[string]any{"answers": []any{map[string]any{"question_id": 2, "answer": "Stored with its effect"}}}},
+	{op: "choose_free_listing", method: "POST", path: "/api/v1/me/listings/6/free", setup: func(e *ownerEnv) {
+		e.DB.W.Exec(`UPDATE founders SET socials = '{"x":"https://x.com/ghost"}' WHERE id = 3`)
+		e.web.set("https://secretdraft.example/", `<a href="`+e.URL+`/listings/secretdraft"><img src="`+e.URL+`/badges/secretdraft.svg"></a>`)
+	}},
+	{op: "claim_listing", method: "POST", path: "/api/v1/claims", body: map[string]any{"slug": "rankrocket", "method": "dns"}, capture: "claim"},
+	{op: "verify_claim", method: "POST", path: "/api/v1/claims/{claim}/verify"},
+}
+
+// draftsStoredWithEffect is storedWithEffect for the draft operations, on
+// a draft the crawler could not read (filled in by hand, then submitted).
+var draftsStoredWithEffect = []storedCall{
+	{op: "submit_listing", method: "POST", path: "/api/v1/drafts", capture: "draft"}, // body: the test site's URL
+	{op: "update_draft", method: "PATCH", path: "/api/v1/drafts/{draft}", body: map[string]any{"fields": map[string]any{"name": "Closed Bot", "tagline": "Typed by hand"}}},
+	{op: "invite_cofounder", method: "POST", path: "/api/v1/drafts/{draft}/invites", body: map[string]any{"email": "cofounder@example.com"}},
+	{op: "submit_draft", method: "POST", path: "/api/v1/drafts/{draft}/submit"},
+	{op: "delete_draft", method: "DELETE", path: "/api/v1/drafts/{draft}"},
+}
+
+// cannotStoreWithEffect is the allow-list: idempotent operations whose
+// response is not computed inside the transaction of their effect, with
+// why. A retry of their key after a crash between the effect and the
+// response answers 409 effect_committed (the effect never runs twice:
+// TestLostResponseFallback).
+var cannotStoreWithEffect = map[string]string{}
+
+// replaysAfterCrash runs c under a fresh key on a store whose process dies
+// before Finish, then retries the key after the release window: the retry
+// must replay the original status and body byte for byte.
+func replaysAfterCrash(t *testing.T, e *apitest.Env, auth []string, c storedCall, key string, vars map[string]string) {
+	t.Helper()
+	path := c.path
+	for name, v := range vars {
+		path = strings.ReplaceAll(path, "{"+name+"}", v)
+	}
+	e.App.Now = func() time.Time { return apitest.Now }
+	h := append(append([]string{}, auth...), "Idempotency-Key", key)
+	first := e.Do(c.method, path, c.body, h...)
+	if first.Status >= 300 {
+		t.Fatalf("%s %s %s: %d %s", c.op, c.method, path, first.Status, first.Body)
+	}
+	if c.capture != "" {
+		m := first.JSON()
+		if inner, ok := m[c.capture].(map[string]any); ok {
+			m = inner // {"milestone": {"id": ...}, ...}
+		}
+		vars[c.capture] = fmt.Sprint(m["id"])
+	}
+	// After the release window the key is no longer "running".
+	e.App.Now = func() time.Time { return apitest.Now.Add(6 * time.Minute) }
+	retry := e.Do(c.method, path, c.body, h...)
+	if retry.Status != first.Status || string(retry.Body) != string(first.Body) || retry.Header.Get("Idempotent-Replayed") != "true" {
+		t.Errorf("%s: retry %d %s, want the original %d %s", c.op, retry.Status, retry.Body, first.Status, first.Body)
+	}
+}
+
 // The response is stored with the effect: when the process dies between
 // the effect's commit and the executor's Finish (the window a kill -9 hit
 // for 7 of 1,041 keys), a retry of the key after the release window
-// replays the original status and body. An idempotent operation that does
-// not store its response with its effect (answer_interview) still never
-// runs twice: it answers the effect_committed conflict.
+// replays the original status and body.
 func TestResponseStoredWithEffect(t *testing.T) {
 	e := newOwnerEnv(t)
 	apitest.LoadSQL(t, e.DB, "orders_fixture.sql")
 	e.App.Exec.Idem = diesBeforeFinish{e.App.Exec.Idem}
-	calls := []struct {
-		method, path string
-		body         map[string]any
-		replays      bool
-	}{
-		{"PATCH", "/api/v1/me/listings/1", map[string]any{"fields": map[string]any{"tagline": "Stored with the effect"}}, true},
-		{"POST", "/api/v1/me/listings/1/updates", map[string]any{"title": "Crash day", "body": "It committed."}, true},
-		{"POST", "/api/v1/orders/checkout", apitest.Order(apitest.OrderItem("ai_review", "listing_id", 1)), true},
-		{"PUT", "/api/v1/me/listings/1/story", map[string]any{"title": "Why", "story": "Because it committed."}, true},
-		{"POST", "/api/v1/me/listings/1/milestones", map[string]any{"date": "2026-05-01", "title": "Stored with its effect"}, true},
-		{"PUT", "/api/v1/me/interview", map[string]any{"answers": []any{map[string]any{"question_id": 2, "answer": "Not stored with its effect"}}}, false},
+	vars := map[string]string{}
+	for i, c := range storedWithEffect {
+		if c.setup != nil {
+			c.setup(e)
+		}
+		replaysAfterCrash(t, e.Env, e.owner, c, fmt.Sprintf("crash-%d", i), vars)
 	}
-	for i, c := range calls {
-		e.App.Now = func() time.Time { return apitest.Now }
-		h := append(append([]string{}, e.owner...), "Idempotency-Key", "crash-"+string(rune('a'+i)))
-		first := e.Do(c.method, c.path, c.body, h...)
-		if first.Status >= 300 {
-			t.Fatalf("%s %s: %d %s", c.method, c.path, first.Status, first.Body)
-		}
-		// After the release window the key is no longer "running".
-		e.App.Now = func() time.Time { return apitest.Now.Add(6 * time.Minute) }
-		retry := e.Do(c.method, c.path, c.body, h...)
-		if c.replays {
-			if retry.Status != first.Status || string(retry.Body) != string(first.Body) || retry.Header.Get("Idempotent-Replayed") != "true" {
-				t.Errorf("%s %s: retry %d %s, want the original %d %s", c.method, c.path, retry.Status, retry.Body, first.Status, first.Body)
-			}
-			continue
-		}
-		if retry.Status != 409 || retry.JSON()["extra"] == nil {
-			t.Errorf("%s %s: retry %d %s, want 409 effect_committed", c.method, c.path, retry.Status, retry.Body)
-		}
-	}
-	var updates, orders int
+	var updates int
 	e.DB.R.QueryRow(`SELECT count(*) FROM listing_updates WHERE title = 'Crash day'`).Scan(&updates)
-	e.DB.R.QueryRow(`SELECT count(*) FROM orders WHERE user_id = (SELECT id FROM users WHERE email = 'owner@example.com')`).Scan(&orders)
 	if updates != 1 {
 		t.Errorf("updates %d, want 1", updates)
 	}
-	t.Logf("owner orders after one checkout key: %d", orders)
+}
+
+func TestDraftResponseStoredWithEffect(t *testing.T) {
+	e := newDraftEnv(t)
+	closed := testsite.Serve(t, "closedbot", nil)
+	e.App.Exec.Idem = diesBeforeFinish{e.App.Exec.Idem}
+	vars := map[string]string{}
+	for i, c := range draftsStoredWithEffect {
+		if c.op == "submit_listing" {
+			c.body = map[string]any{"url": closed.URL + "/"}
+		}
+		replaysAfterCrash(t, e.Env, e.owner, c, fmt.Sprintf("draft-crash-%d", i), vars)
+		if c.op == "submit_listing" {
+			if d := e.wait(t, vars["draft"]); d.Status != "failed" {
+				t.Fatalf("closedbot: %+v", d)
+			}
+		}
+	}
+}
+
+// Every idempotent operation either shows that it stores its response
+// with its effect or is on the allow-list with why: a new idempotent
+// operation without kernel.RespondInTx fails here.
+func TestEveryIdemOperationStoresWithEffect(t *testing.T) {
+	e := apitest.New(t, apitest.Options{})
+	covered := map[string]bool{}
+	for _, c := range append(append([]storedCall{}, storedWithEffect...), draftsStoredWithEffect...) {
+		covered[c.op] = true
+	}
+	n := 0
+	for _, op := range e.App.Table.Ops {
+		reason, allowed := cannotStoreWithEffect[op.ID]
+		switch {
+		case op.Idem && covered[op.ID] && allowed:
+			t.Errorf("%s is tested as storing its response with its effect and allow-listed (%s)", op.ID, reason)
+		case op.Idem && !covered[op.ID] && !allowed:
+			t.Errorf("idempotent %s does not show that it stores its response with its effect (kernel.RespondInTx): add it to storedWithEffect, or to cannotStoreWithEffect with why", op.ID)
+		case !op.Idem && (covered[op.ID] || allowed):
+			t.Errorf("%s is not idempotent: remove it from the crash tables", op.ID)
+		case op.Idem:
+			n++
+		}
+	}
+	t.Logf("%d idempotent operations: %d store their response with their effect, %d allow-listed", n, len(covered), len(cannotStoreWithEffect))
+}
+
+// An allow-listed operation still never runs twice: a retry after the
+// crash window answers the effect_committed conflict, and no second draft
+// is made.
+func TestLostResponseFallback(t *testing.T) {
+	e := newDraftEnv(t)
+	e.App.Exec.Idem = diesBeforeFinish{e.App.Exec.Idem}
+	closed := testsite.Serve(t, "closedbot", nil)
+	body := map[string]any{"url": closed.URL + "/"}
+	h := append(append([]string{}, e.owner...), "Idempotency-Key", "fallback-1")
+	e.App.Now = func() time.Time { return apitest.Now }
+	if r := e.Do("POST", "/api/v1/drafts", body, h...); r.Status != 201 {
+		t.Fatalf("submit_listing: %d %s", r.Status, r.Body)
+	}
+	e.App.Now = func() time.Time { return apitest.Now.Add(6 * time.Minute) }
+	retry := e.Do("POST", "/api/v1/drafts", body, h...)
+	if retry.Status != 409 || retry.JSON()["effect_committed"] != true {
+		t.Errorf("retry %d %s, want 409 effect_committed", retry.Status, retry.Body)
+	}
+	var drafts int
+	e.DB.R.QueryRow(`SELECT count(*) FROM drafts`).Scan(&drafts)
+	if drafts != 1 {
+		t.Errorf("%d drafts for one key, want 1", drafts)
+	}
 }
 
 // stalledProvider is a payment provider that answers only when told to,
