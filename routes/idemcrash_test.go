@@ -27,8 +27,8 @@ func (diesBeforeFinish) Finish(context.Context, int64, string, *ops.Result) erro
 type storedCall struct {
 	op, method, path string
 	body             map[string]any
-	setup            func(e *ownerEnv)
-	capture          string
+	setup            func(e *ownerEnv, vars map[string]string)
+	capture          string // a name for the response's id (or name.id, or number)
 }
 
 // storedWithEffect lists, for every idempotent operation that stores its
@@ -38,12 +38,13 @@ type storedCall struct {
 var storedWithEffect = []storedCall{
 	{op: "update_my_listing", method: "PATCH", path: "/api/v1/me/listings/1", body: map[string]any{"fields": map[string]any{"tagline": "Stored with the effect"}}},
 	{op: "post_listing_update", method: "POST", path: "/api/v1/me/listings/1/updates", body: map[string]any{"title": "Crash day", "body": "It committed."}, capture: "update"},
-	{op: "create_checkout", method: "POST", path: "/api/v1/orders/checkout", body: apitest.Order(apitest.OrderItem("ai_review", "listing_id", 1))},
+	{op: "create_checkout", method: "POST", path: "/api/v1/orders/checkout", body: apitest.Order(apitest.OrderItem("ai_review", "listing_id", 1)), capture: "order"},
+	{op: "cancel_order", method: "POST", path: "/api/v1/me/orders/{order}/cancel"},
 	{op: "set_founder_story", method: "PUT", path: "/api/v1/me/listings/1/story", body: map[string]any{"title": "Why", "story": "Because it committed."}},
 	{op: "add_milestone", method: "POST", path: "/api/v1/me/listings/1/milestones", body: map[string]any{"date": "2026-05-01", "title": "Stored with its effect"}, capture: "milestone"},
 	{op: "delete_milestone", method: "DELETE", path: "/api/v1/me/listings/1/milestones/{milestone}"},
 	{op: "answer_interview", method: "PUT", path: "/api/v1/me/interview", body: map[string]any{"answers": []any{map[string]any{"question_id": 2, "answer": "Stored with its effect"}}}},
-	{op: "choose_free_listing", method: "POST", path: "/api/v1/me/listings/6/free", setup: func(e *ownerEnv) {
+	{op: "choose_free_listing", method: "POST", path: "/api/v1/me/listings/6/free", setup: func(e *ownerEnv, _ map[string]string) {
 		e.DB.W.Exec(`UPDATE founders SET socials = '{"x":"https://x.com/ghost"}' WHERE id = 3`)
 		e.web.set("https://secretdraft.example/", `<a href="`+e.URL+`/listings/secretdraft"><img src="`+e.URL+`/badges/secretdraft.svg"></a>`)
 	}},
@@ -55,7 +56,25 @@ var storedWithEffect = []storedCall{
 	{op: "set_category_attributes", method: "PATCH", path: "/api/v1/me/listings/1/attributes", body: map[string]any{"attributes": map[string]any{"Open source": "Yes", "API": "REST"}}},
 	{op: "archive_my_listing", method: "POST", path: "/api/v1/me/listings/3/archive"},
 	// Last: the owner hands listing 1 over and leaves it.
-	{op: "transfer_ownership", method: "POST", path: "/api/v1/me/listings/1/transfer", body: map[string]any{"user_id": 2}, setup: func(e *ownerEnv) {
+	{op: "create_webhook", method: "POST", path: "/api/v1/me/webhooks", body: map[string]any{"url": "https://hooks.example.com/launchdir", "events": []string{"comment.created"}}, capture: "webhook"},
+	{op: "update_webhook", method: "PATCH", path: "/api/v1/me/webhooks/{webhook}", body: map[string]any{"description": "crash drill"}},
+	{op: "rotate_webhook_secret", method: "POST", path: "/api/v1/me/webhooks/{webhook}/rotate"},
+	{op: "post_comment", method: "POST", path: "/api/v1/listings/quickbase/comments", body: map[string]any{"body": "Stored with its effect"}, capture: "comment",
+		setup: func(e *ownerEnv, _ map[string]string) {
+			e.DB.W.Exec(`UPDATE users SET verified_at = '2026-01-02T00:00:00Z' WHERE id IN (1, 2)`)
+		}},
+	{op: "reply_to_comment", method: "POST", path: "/api/v1/comments/{comment}/replies", body: map[string]any{"body": "A reply, stored too"}},
+	{op: "edit_comment", method: "PATCH", path: "/api/v1/comments/{comment}", body: map[string]any{"body": "Stored with its effect, edited"}},
+	{op: "pin_comment", method: "PUT", path: "/api/v1/comments/{comment}/pin", body: map[string]any{"pinned": true}},
+	{op: "delete_comment", method: "DELETE", path: "/api/v1/comments/{comment}"},
+	{op: "redeliver_webhook", method: "POST", path: "/api/v1/me/webhooks/{webhook}/deliveries/{delivery}/redeliver", setup: func(e *ownerEnv, vars map[string]string) {
+		var d int64 // the comment's event, delivered to the endpoint
+		e.DB.R.QueryRow(`SELECT min(id) FROM webhook_deliveries WHERE endpoint_id = ?`, vars["webhook"]).Scan(&d)
+		vars["delivery"] = fmt.Sprint(d)
+	}},
+	{op: "delete_webhook", method: "DELETE", path: "/api/v1/me/webhooks/{webhook}"},
+	{op: "update_notification_settings", method: "PATCH", path: "/api/v1/me/notifications", body: map[string]any{"settings": []any{map[string]any{"kind": "comment", "on": false}}}},
+	{op: "transfer_ownership", method: "POST", path: "/api/v1/me/listings/1/transfer", body: map[string]any{"user_id": 2}, setup: func(e *ownerEnv, _ map[string]string) {
 		e.DB.W.Exec(`INSERT INTO listing_owners(listing_id, user_id, role, created_at) VALUES (1, 2, 'cofounder', '2026-11-01T00:00:00Z')`)
 	}},
 	{op: "remove_co_owner", method: "DELETE", path: "/api/v1/me/listings/1/owners/1"},
@@ -98,7 +117,11 @@ func replaysAfterCrash(t *testing.T, e *apitest.Env, auth []string, c storedCall
 		if inner, ok := m[c.capture].(map[string]any); ok {
 			m = inner // {"milestone": {"id": ...}, ...}
 		}
-		vars[c.capture] = fmt.Sprint(m["id"])
+		id, ok := m["id"]
+		if !ok {
+			id = m["number"] // an order
+		}
+		vars[c.capture] = fmt.Sprint(id)
 	}
 	// After the release window the key is no longer "running".
 	e.App.Now = func() time.Time { return apitest.Now.Add(6 * time.Minute) }
@@ -119,7 +142,7 @@ func TestResponseStoredWithEffect(t *testing.T) {
 	vars := map[string]string{}
 	for i, c := range storedWithEffect {
 		if c.setup != nil {
-			c.setup(e)
+			c.setup(e, vars)
 		}
 		replaysAfterCrash(t, e.Env, e.owner, c, fmt.Sprintf("crash-%d", i), vars)
 	}
