@@ -41,6 +41,7 @@ func (a *Service) updateDraft(ctx context.Context, in *ops.Input) (any, error) {
 	var (
 		r     *draftRow
 		regen []string
+		out   *Draft
 	)
 	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		var err error
@@ -57,7 +58,14 @@ func (a *Service) updateDraft(ctx context.Context, in *ops.Input) (any, error) {
 		if err := a.saveDraft(ctx, tx, r); err != nil {
 			return err
 		}
-		return a.syncSubmitted(ctx, tx, r, in.UserID(), "update_draft", editScope(&req, in))
+		if err := a.syncSubmitted(ctx, tx, r, in.UserID(), "update_draft", editScope(&req, in)); err != nil {
+			return err
+		}
+		// The response is the draft as saved (status drafting while a
+		// regeneration is queued): stored with the edit, the queueing
+		// after the commit does not change it.
+		out = a.view(ctx, r)
+		return kernel.RespondInTx(ctx, tx, out)
 	})
 	if err != nil {
 		return nil, err
@@ -65,7 +73,7 @@ func (a *Service) updateDraft(ctx context.Context, in *ops.Input) (any, error) {
 	if len(regen) > 0 {
 		a.enqueueDraft(draftJob{id: r.id, regenerate: regen})
 	}
-	return a.view(ctx, r), nil
+	return out, nil
 }
 
 // editScope is what an update_draft changed, for the listing sync.

@@ -65,6 +65,8 @@ func (a *Service) setListingLogo(ctx context.Context, in *ops.Input) (any, error
 		return nil, err
 	}
 	url := a.URL(p, "256")
+	img := a.imageOf(p, "256")
+	out := LogoResult{ListingID: id, LogoURL: url, Logo: &img}
 	err = a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		if err := a.OwnListing(ctx, tx, uid, id); err != nil {
 			return err
@@ -72,13 +74,15 @@ func (a *Service) setListingLogo(ctx context.Context, in *ops.Input) (any, error
 		if err := a.save(ctx, tx, p, src); err != nil {
 			return err
 		}
-		return a.setLogoURL(ctx, tx, id, uid, url)
+		if err := a.setLogoURL(ctx, tx, id, uid, url); err != nil {
+			return err
+		}
+		return kernel.RespondInTx(ctx, tx, out)
 	})
 	if err != nil {
 		return nil, err
 	}
-	img := a.imageOf(p, "256")
-	return LogoResult{ListingID: id, LogoURL: url, Logo: &img}, nil
+	return out, nil
 }
 
 // SetListingLogo attaches a stored logo to a listing inside tx (drafts
@@ -107,7 +111,10 @@ func (a *Service) deleteListingLogo(ctx context.Context, in *ops.Input) (any, er
 		if err := a.OwnListing(ctx, tx, uid, id); err != nil {
 			return err
 		}
-		return a.setLogoURL(ctx, tx, id, uid, "")
+		if err := a.setLogoURL(ctx, tx, id, uid, ""); err != nil {
+			return err
+		}
+		return kernel.RespondInTx(ctx, tx, LogoResult{ListingID: id})
 	})
 	if err != nil {
 		return nil, err
@@ -142,8 +149,10 @@ func (a *Service) addScreenshot(ctx context.Context, in *ops.Input) (any, error)
 		if err := a.revise(ctx, tx, id, uid, "screenshot", id, nil, map[string]any{"added": a.URL(p, "1600")}); err != nil {
 			return err
 		}
-		g, err = a.gallery(ctx, tx, id)
-		return err
+		if g, err = a.gallery(ctx, tx, id); err != nil {
+			return err
+		}
+		return kernel.RespondInTx(ctx, tx, g)
 	})
 	if err != nil {
 		return nil, err
@@ -187,8 +196,10 @@ func (a *Service) deleteScreenshot(ctx context.Context, in *ops.Input) (any, err
 		if err := a.revise(ctx, tx, id, uid, "screenshot", sid, map[string]any{"removed": url}, nil); err != nil {
 			return err
 		}
-		g, err = a.gallery(ctx, tx, id)
-		return err
+		if g, err = a.gallery(ctx, tx, id); err != nil {
+			return err
+		}
+		return kernel.RespondInTx(ctx, tx, g)
 	})
 	if err != nil {
 		return nil, err
@@ -219,8 +230,10 @@ func (a *Service) reorderScreenshots(ctx context.Context, in *ops.Input) (any, e
 				return err
 			}
 		}
-		g, err = a.gallery(ctx, tx, id)
-		return err
+		if g, err = a.gallery(ctx, tx, id); err != nil {
+			return err
+		}
+		return kernel.RespondInTx(ctx, tx, g)
 	})
 	if err != nil {
 		return nil, err
@@ -286,6 +299,7 @@ func (a *Service) setFounderAvatar(ctx context.Context, in *ops.Input) (any, err
 		return nil, err
 	}
 	url := a.URL(p, "128")
+	out := AvatarResult{FounderSlug: slug, AvatarURL: url, Avatar: a.imageOf(p, "128")}
 	err = a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		if err := a.OwnListing(ctx, tx, uid, id); err != nil {
 			return err
@@ -307,12 +321,15 @@ func (a *Service) setFounderAvatar(ctx context.Context, in *ops.Input) (any, err
 		if _, err := tx.ExecContext(ctx, `UPDATE founders SET avatar_url = ? WHERE id = ?`, url, fid); err != nil {
 			return err
 		}
-		return a.revise(ctx, tx, id, uid, "founder", fid, map[string]any{"avatar_url": before}, map[string]any{"avatar_url": url})
+		if err := a.revise(ctx, tx, id, uid, "founder", fid, map[string]any{"avatar_url": before}, map[string]any{"avatar_url": url}); err != nil {
+			return err
+		}
+		return kernel.RespondInTx(ctx, tx, out)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return AvatarResult{FounderSlug: slug, AvatarURL: url, Avatar: a.imageOf(p, "128")}, nil
+	return out, nil
 }
 
 // imageOf describes a processed image with def as its default variant.

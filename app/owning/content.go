@@ -171,6 +171,7 @@ func (a *Service) answerInterview(ctx context.Context, in *ops.Input) (any, erro
 	}
 	uid := in.UserID()
 	now := a.Now().UTC().Format(time.RFC3339)
+	var out InterviewAnswers
 	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		if err := checkQuestions(ctx, tx, req.Answers); err != nil {
 			return err
@@ -191,12 +192,16 @@ func (a *Service) answerInterview(ctx context.Context, in *ops.Input) (any, erro
 				return err
 			}
 		}
-		return nil
+		var err error
+		if out, err = a.myInterview(ctx, a.DB.Prepared(tx), uid); err != nil {
+			return err
+		}
+		return kernel.RespondInTx(ctx, tx, out)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return a.myInterview(ctx, uid)
+	return out, nil
 }
 
 // checkQuestions requires every question id to exist and appear once.
@@ -224,24 +229,26 @@ func checkQuestions(ctx context.Context, tx *sql.Tx, answers []interviewAnswer) 
 	return nil
 }
 
-func (a *Service) myInterview(ctx context.Context, uid int64) (any, error) {
-	rows, err := a.DB.R.QueryContext(ctx, `SELECT q.id, q.question, a.answer FROM interview_answers a
+// myInterview reads through q: the read pool, or answer_interview's write
+// transaction (its response is stored with its effect).
+func (a *Service) myInterview(ctx context.Context, q db.Queries, uid int64) (InterviewAnswers, error) {
+	rows, err := q.QueryContext(ctx, `SELECT q.id, q.question, a.answer FROM interview_answers a
 		JOIN interview_questions q ON q.id = a.question_id WHERE a.user_id = ? ORDER BY q.position, q.id`, uid)
 	if err != nil {
-		return nil, err
+		return InterviewAnswers{}, err
 	}
 	defer rows.Close()
 	out := []InterviewAnswer{}
 	for rows.Next() {
 		var ans InterviewAnswer
 		if err := rows.Scan(&ans.QuestionID, &ans.Question, &ans.Answer); err != nil {
-			return nil, err
+			return InterviewAnswers{}, err
 		}
 		out = append(out, ans)
 	}
-	total, err := a.DB.Count(ctx, `SELECT count(*) FROM interview_questions WHERE active = 1`)
-	if err != nil {
-		return nil, err
+	var total int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM interview_questions WHERE active = 1`).Scan(&total); err != nil {
+		return InterviewAnswers{}, err
 	}
 	return InterviewAnswers{Answers: out, Answered: len(out), Questions: total}, rows.Err()
 }
@@ -249,9 +256,5 @@ func (a *Service) myInterview(ctx context.Context, uid int64) (any, error) {
 // MyInterview is the person's interview answers, for the founder pages to
 // show next to the questions (the same body answer_interview returns).
 func (a *Service) MyInterview(ctx context.Context, uid int64) (InterviewAnswers, error) {
-	v, err := a.myInterview(ctx, uid)
-	if err != nil {
-		return InterviewAnswers{}, err
-	}
-	return v.(InterviewAnswers), nil
+	return a.myInterview(ctx, a.DB.Prepared(a.DB.R), uid)
 }
