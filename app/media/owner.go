@@ -51,16 +51,24 @@ func (a *Service) Fetch(ctx context.Context, u string) ([]byte, error) {
 	return data, nil
 }
 
-func (a *Service) setListingLogo(ctx context.Context, in *ops.Input) (any, error) {
-	id, uid := in.Int("listing_id"), in.UserID()
+// ownedUpload checks that the caller owns the listing before anything is
+// fetched or decoded, then reads the image (base64, upload or URL) and
+// processes it as kind; every owner upload starts here.
+func (a *Service) ownedUpload(ctx context.Context, in *ops.Input, uid, id int64, kind Kind) (*Processed, Source, error) {
 	if err := a.OwnListing(ctx, a.DB.R, uid, id); err != nil {
-		return nil, err
+		return nil, Source{}, err
 	}
 	data, src, err := a.imageInput(ctx, in)
 	if err != nil {
-		return nil, err
+		return nil, Source{}, err
 	}
-	p, err := Process(ctx, data, KindLogo)
+	p, err := Process(ctx, data, kind)
+	return p, src, err
+}
+
+func (a *Service) setListingLogo(ctx context.Context, in *ops.Input) (any, error) {
+	id, uid := in.Int("listing_id"), in.UserID()
+	p, src, err := a.ownedUpload(ctx, in, uid, id, KindLogo)
 	if err != nil {
 		return nil, err
 	}
@@ -124,14 +132,7 @@ func (a *Service) deleteListingLogo(ctx context.Context, in *ops.Input) (any, er
 
 func (a *Service) addScreenshot(ctx context.Context, in *ops.Input) (any, error) {
 	id, uid := in.Int("listing_id"), in.UserID()
-	if err := a.OwnListing(ctx, a.DB.R, uid, id); err != nil {
-		return nil, err
-	}
-	data, src, err := a.imageInput(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	p, err := Process(ctx, data, KindScreenshot)
+	p, src, err := a.ownedUpload(ctx, in, uid, id, KindScreenshot)
 	if err != nil {
 		return nil, err
 	}
@@ -287,14 +288,7 @@ func (a *Service) gallery(ctx context.Context, q kernel.RowsQuerier, id int64) (
 
 func (a *Service) setFounderAvatar(ctx context.Context, in *ops.Input) (any, error) {
 	id, uid, slug := in.Int("listing_id"), in.UserID(), in.Str("founder_slug")
-	if err := a.OwnListing(ctx, a.DB.R, uid, id); err != nil {
-		return nil, err
-	}
-	data, src, err := a.imageInput(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	p, err := Process(ctx, data, KindAvatar)
+	p, src, err := a.ownedUpload(ctx, in, uid, id, KindAvatar)
 	if err != nil {
 		return nil, err
 	}
