@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -309,7 +310,7 @@ func TestFounderOAuthGrants(t *testing.T) {
 		VALUES ('c1', 'Claude Desktop', '[]', '[]', '[]', 'account:read', '2026-11-01T00:00:00Z')`)
 	e.exec(`INSERT INTO oauth_grants(id, client_id, user_id, scope, resource, created_at) VALUES
 		(1, 'c1', 1, 'account:read listings:write', ?, '2026-11-01T00:00:00Z'),
-		(2, 'https://client.example/meta.json', 2, 'account:read', ?, '2026-11-01T00:00:00Z')`, e.App.MCPURL(), e.App.MCPURL())
+		(2, 'https://client.example/meta.json', 2, 'account:read', ?, '2026-11-01T00:00:00Z')`, e.App.MCPURL(context.Background()), e.App.MCPURL(context.Background()))
 	token := "lda_testtokenforgrantone"
 	e.exec(`INSERT INTO oauth_tokens(hash, kind, grant_id, scope, created_at, expires_at) VALUES (?, 'access', 1, 'account:read', '2026-11-18T00:00:00Z', '2026-11-19T00:00:00Z')`,
 		kernel.HashSecret(token))

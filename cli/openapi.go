@@ -39,7 +39,7 @@ func openapiCmd(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	doc, err := routes.OpenAPI(a)
+	doc, err := routes.OpenAPI(context.Background(), a)
 	if err != nil {
 		return err
 	}

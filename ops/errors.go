@@ -24,7 +24,8 @@ const (
 	CodeUnsupportedMedia Code = "unsupported_media_type"
 	CodeInternal         Code = "internal"
 	CodeUnavailable      Code = "unavailable"
-	CodeTimeout          Code = "timeout" // the request (its body) did not arrive in time
+	CodeTimeout          Code = "timeout"      // the request (its body) did not arrive in time
+	CodeUnknownSite      Code = "unknown_site" // no directory is served at this host name
 )
 
 // codeInfo is the one table mapping codes to HTTP statuses and titles.
@@ -45,6 +46,7 @@ var codeInfo = map[Code]struct {
 	CodeInternal:         {http.StatusInternalServerError, "Internal error"},
 	CodeUnavailable:      {http.StatusServiceUnavailable, "Service unavailable"},
 	CodeTimeout:          {http.StatusRequestTimeout, "Request timeout"},
+	CodeUnknownSite:      {http.StatusMisdirectedRequest, "No directory at this address"},
 }
 
 // Status returns the HTTP status for a code.

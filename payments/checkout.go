@@ -30,8 +30,8 @@ type TestProvider struct{ App *app.App }
 func (*TestProvider) Name() string { return "test" }
 
 // CreateSession points at the built-in page; nothing external is called.
-func (t *TestProvider) CreateSession(_ context.Context, o *commerce.Order) (string, string, error) {
-	return t.App.Commerce.TestCheckoutURL(o.CheckoutToken), "test_" + o.Number, nil
+func (t *TestProvider) CreateSession(ctx context.Context, o *commerce.Order) (string, string, error) {
+	return t.App.Commerce.TestCheckoutURL(ctx, o.CheckoutToken), "test_" + o.Number, nil
 }
 
 // PaymentMethods are the simulated choices on the test page.

@@ -50,7 +50,7 @@ func (*StripeProvider) Name() string { return "stripe" }
 // CreateSession creates a Checkout Session with one line per order line at
 // its VAT-inclusive, discounted amount, so Stripe charges the order total.
 func (s *StripeProvider) CreateSession(ctx context.Context, o *commerce.Order) (string, string, error) {
-	page := s.App.Commerce.TestCheckoutURL(o.CheckoutToken)
+	page := s.App.Commerce.TestCheckoutURL(ctx, o.CheckoutToken)
 	params := &stripe.CheckoutSessionCreateParams{
 		Mode:              stripe.String(string(stripe.CheckoutSessionModePayment)),
 		ClientReferenceID: stripe.String(o.Number),

@@ -1,6 +1,7 @@
 package routes
 
 import (
+	"context"
 	_ "embed"
 	"encoding/json"
 	"net/http"
@@ -49,7 +50,7 @@ var tagInfo = []struct{ name, desc string }{
 
 // OpenAPI builds the OpenAPI 3.1 document from the operations table. Every
 // response schema is generated from the operation's Go output type.
-func OpenAPI(a *app.App) ([]byte, error) {
+func OpenAPI(ctx context.Context, a *app.App) ([]byte, error) {
 	refl := ops.NewReflector("#/components/schemas/")
 	refl.Schema(reflect.TypeFor[ops.Problem]())
 	paths := map[string]map[string]any{}
@@ -74,16 +75,16 @@ func OpenAPI(a *app.App) ([]byte, error) {
 		"info": map[string]any{
 			"title":       "launchdir API",
 			"version":     kernel.Version,
-			"description": "Startup listing directory: public reads, signed-in writes, drafts from a crawl with evidence, orders with hosted checkout. Every operation is also an MCP tool of the same name at " + a.MCPURL() + ". Errors are RFC 9457 problems (application/problem+json) with a stable `code`. " + corsDoc,
-			"contact":     map[string]any{"name": a.Cfg.SiteName, "url": a.Cfg.BaseURL + "/"},
+			"description": "Startup listing directory: public reads, signed-in writes, drafts from a crawl with evidence, orders with hosted checkout. Every operation is also an MCP tool of the same name at " + a.MCPURL(ctx) + ". Errors are RFC 9457 problems (application/problem+json) with a stable `code`. " + corsDoc,
+			"contact":     map[string]any{"name": a.SiteName(ctx), "url": a.Origin(ctx) + "/"},
 			// OpenAPI 3.1: an SPDX identifier, exclusive with url (LICENSE).
 			"license": map[string]any{"name": "Apache-2.0", "identifier": "Apache-2.0"},
 		},
-		"servers": []any{map[string]any{"url": a.APIURL(), "description": "This server"}},
+		"servers": []any{map[string]any{"url": a.APIURL(ctx), "description": "This server"}},
 		"tags":    tags,
 		"paths":   paths,
 		"components": map[string]any{
-			"securitySchemes": securitySchemes(a),
+			"securitySchemes": securitySchemes(ctx, a),
 			"schemas":         schemas,
 			"responses":       problemResponses(),
 			"headers":         headerDocs(),
@@ -92,7 +93,7 @@ func OpenAPI(a *app.App) ([]byte, error) {
 	return json.MarshalIndent(doc, "", "  ")
 }
 
-func securitySchemes(a *app.App) map[string]any {
+func securitySchemes(ctx context.Context, a *app.App) map[string]any {
 	scopes := map[string]any{
 		ops.ScopeAccountRead:   "Read your account, drafts, listings, claims and orders.",
 		ops.ScopeListingsWrite: "Submit and edit drafts and listings, claim listings.",
@@ -102,11 +103,11 @@ func securitySchemes(a *app.App) map[string]any {
 		"bearer": map[string]any{"type": "http", "scheme": "bearer",
 			"description": "An API key (ldk_…, `launchdir apikey create`) or an OAuth 2.1 access token. Scopes: account:read, listings:write, orders:write."},
 		"oauth2": map[string]any{"type": "oauth2",
-			"description": "OAuth 2.1 authorization code with PKCE (S256). Clients register dynamically at " + a.Cfg.BaseURL + "/oauth/register; metadata at " + a.Cfg.BaseURL + "/.well-known/oauth-authorization-server.",
+			"description": "OAuth 2.1 authorization code with PKCE (S256). Clients register dynamically at " + a.Origin(ctx) + "/oauth/register; metadata at " + a.Origin(ctx) + "/.well-known/oauth-authorization-server.",
 			"flows": map[string]any{"authorizationCode": map[string]any{
-				"authorizationUrl": a.Cfg.BaseURL + "/oauth/authorize",
-				"tokenUrl":         a.Cfg.BaseURL + "/oauth/token",
-				"refreshUrl":       a.Cfg.BaseURL + "/oauth/token",
+				"authorizationUrl": a.Origin(ctx) + "/oauth/authorize",
+				"tokenUrl":         a.Origin(ctx) + "/oauth/token",
+				"refreshUrl":       a.Origin(ctx) + "/oauth/token",
 				"scopes":           scopes,
 			}}},
 	}
@@ -161,6 +162,7 @@ var problemStatuses = []struct {
 	{"UnsupportedMediaType", "415", "The body is not application/json (code unsupported_media_type).", nil},
 	{"IdempotencyMismatch", "422", "The Idempotency-Key was used with another request (code idempotency_mismatch).", nil},
 	{"RateLimited", "429", "Too many requests (code rate_limited).", []string{"Retry-After"}},
+	{"UnknownSite", "421", "No directory is served at the request's host name (code unknown_site); see the README, several sites.", nil},
 	{"ServerError", "default", "Server error (code internal 500, or unavailable 503: with Retry-After when the server is at capacity and the request waited its turn in vain).", nil},
 }
 
@@ -255,7 +257,7 @@ func responsesDoc(op *ops.Operation, refl *ops.Reflector) map[string]any {
 	}
 	success := map[string]any{"description": successText(op), "headers": headers, "content": map[string]any{"application/json": media}}
 	r := map[string]any{strconv.Itoa(op.SuccessStatus()): success}
-	for _, s := range []string{"400", "401", "404", "405", "429", "default"} {
+	for _, s := range []string{"400", "401", "404", "405", "421", "429", "default"} {
 		r[s] = problemRef(s)
 	}
 	if op.Scope != "" {
@@ -283,11 +285,35 @@ func successText(op *ops.Operation) string {
 	return "Success"
 }
 
-// OpenAPIDocument is the served document.
-func (s *Server) OpenAPIDocument() []byte { return s.openapi }
+// OpenAPIDocument is the main site's document.
+func (s *Server) OpenAPIDocument() []byte {
+	doc, _ := s.siteOpenAPI(context.Background())
+	return doc
+}
+
+// siteOpenAPI is the document of ctx's site (its servers entry, issuer and
+// names are that site's), built once per site and origin.
+func (s *Server) siteOpenAPI(ctx context.Context) ([]byte, error) {
+	site := s.App.Site(ctx)
+	key := site.Key + " " + site.Origin
+	if doc, ok := s.openapi.Load(key); ok {
+		return doc.([]byte), nil
+	}
+	b, err := OpenAPI(ctx, s.App)
+	if err != nil {
+		return nil, err
+	}
+	doc, _ := s.openapi.LoadOrStore(key, b)
+	return doc.([]byte), nil
+}
 
 func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
-	writeJSON(w, r, http.StatusOK, s.openapi, "", true, true)
+	doc, err := s.siteOpenAPI(r.Context())
+	if err != nil {
+		writeProblem(w, r, err)
+		return
+	}
+	writeJSON(w, r, http.StatusOK, doc, "", true, true)
 }
 
 // uploadSchema is the multipart form of an upload operation: the file part

@@ -846,9 +846,10 @@ func TestOwnerBoundsMore(t *testing.T) {
 // after later edits sent without apply_to.
 func TestApplyToCopiesOnlyFieldsSent(t *testing.T) {
 	e := newOwnerEnv(t)
-	if _, err := e.DB.W.Exec(`INSERT OR REPLACE INTO settings(key, value) VALUES('sites', '["main","eu"]')`); err != nil {
+	if _, err := e.DB.W.Exec(`INSERT INTO sites(key, origin, created_at, updated_at) VALUES('eu', 'http://eu.example', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`); err != nil {
 		t.Fatal(err)
 	}
+	e.App.ReloadSites()
 	e.Do("PATCH", "/api/v1/me/listings/1", map[string]any{"fields": map[string]any{"seo_title": "Listing SEO"}}, e.owner...)
 	r := e.Do("PATCH", "/api/v1/me/listings/1", map[string]any{"fields": map[string]any{"headline": "H", "tagline": "T"}, "apply_to": []string{"all"}}, e.owner...)
 	if r.Status != 200 || !strings.Contains(string(r.Body), `"site_copies":[{"site":"main","headline":"H","summary":"","seo_title":"Listing SEO","seo_description":""},{"site":"eu","headline":"H","summary":"","seo_title":"","seo_description":""}]`) {

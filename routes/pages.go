@@ -122,5 +122,5 @@ func (s *Server) claimEmailConfirm(w http.ResponseWriter, r *http.Request, ps ht
 		return
 	}
 	fmt.Fprintf(w, "<!doctype html><title>Claim verified</title><h1>Claim verified</h1><p>You are now an owner of <a href=\"%s\">%s</a>.</p>",
-		html.EscapeString(s.App.ListingURL(slug)), html.EscapeString(slug))
+		html.EscapeString(s.App.ListingURL(r.Context(), slug)), html.EscapeString(slug))
 }

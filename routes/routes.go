@@ -4,8 +4,10 @@
 package routes
 
 import (
+	"context"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"launchdir/app"
@@ -42,7 +44,7 @@ type Server struct {
 	limiter *limiter
 	admit   *admission
 	bodies  *bodyBuffer
-	openapi []byte
+	openapi sync.Map // site key and origin -> OpenAPI document
 	metrics *Metrics // observe.go
 }
 
@@ -57,11 +59,9 @@ func New(a *app.App, o Options) (*Server, error) {
 	}
 	s.admit = newAdmission(o.MaxInFlight, o.MaxInFlightWrites, o.QueueTimeout)
 	s.bodies = newBodyBuffer(o.BodyGrace)
-	doc, err := OpenAPI(a)
-	if err != nil {
+	if _, err := OpenAPI(context.Background(), a); err != nil {
 		return nil, err
 	}
-	s.openapi = doc
 	r := s.router
 	r.HandleMethodNotAllowed = true
 	r.RedirectTrailingSlash = false
@@ -98,6 +98,10 @@ func New(a *app.App, o Options) (*Server, error) {
 // ServeHTTP applies the per-client rate limit, then admission control,
 // before routing.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	r, ok := s.routeSite(w, r)
+	if !ok {
+		return
+	}
 	if s.limiter != nil && !strings.HasPrefix(r.URL.Path, "/healthz") {
 		if !s.limiter.allow(w, r, s.clientKey(r)) {
 			return

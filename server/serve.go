@@ -49,7 +49,7 @@ func Serve(args []string, stderr io.Writer) error {
 		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: routes.MaxHeaderBytes}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(routes.ProblemListener(ln)) }()
-	log.Info("serving", "addr", ln.Addr().String(), "api", svc.App.APIURL(), "mcp", svc.App.MCPURL(), "db", cfg.DB)
+	log.Info("serving", "addr", ln.Addr().String(), "api", svc.App.APIURL(ctx), "mcp", svc.App.MCPURL(ctx), "db", cfg.DB)
 	select {
 	case err := <-errc:
 		return err

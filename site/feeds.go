@@ -274,6 +274,6 @@ This website is one door of a startup listing directory. Agents should use the A
 - Sitemap: %s/sitemap.xml
 
 Votes come only from people signed in on the website; the API has no voting.
-`, a.SiteName(r.Context()), s.siteDescription(r), a.APIURL(), a.APIURL(), a.MCPURL(), a.Cfg.BaseURL, a.APIURL(),
+`, a.SiteName(r.Context()), s.siteDescription(r), a.APIURL(r.Context()), a.APIURL(r.Context()), a.MCPURL(r.Context()), a.Cfg.BaseURL, a.APIURL(r.Context()),
 		a.Cfg.BaseURL, a.Cfg.BaseURL, a.Cfg.BaseURL, a.Cfg.BaseURL, a.Cfg.BaseURL, a.Cfg.BaseURL))
 }

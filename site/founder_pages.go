@@ -44,7 +44,7 @@ func (s *Site) keysPage(w http.ResponseWriter, r *http.Request, uid int64, statu
 		s.areaError(w, r, uid, err)
 		return
 	}
-	d.Keys, d.Scopes, d.APIURL = keys, ops.AllScopes, s.App.APIURL()
+	d.Keys, d.Scopes, d.APIURL = keys, ops.AllScopes, s.App.APIURL(r.Context())
 	s.renderArea(w, r, "founder_keys", "API keys", status, uid, d, errMsg)
 }
 

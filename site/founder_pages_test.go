@@ -1,6 +1,7 @@
 package site_test
 
 import (
+	"context"
 	"launchdir/app/kernel"
 	"net/url"
 	"regexp"
@@ -75,7 +76,7 @@ func TestFounderRevokesAnOAuthGrant(t *testing.T) {
 	e := newAreaEnv(t)
 	mustExec(t, e, `INSERT INTO oauth_clients(client_id, client_name, redirect_uris, grant_types, response_types, scope, created_at)
 		VALUES ('c1', 'Claude Desktop', '[]', '[]', '[]', 'account:read', '2026-11-01T00:00:00Z')`)
-	mustExec(t, e, `INSERT INTO oauth_grants(id, client_id, user_id, scope, resource, created_at) VALUES (1, 'c1', 1, 'account:read', ?, '2026-11-01T00:00:00Z')`, e.App.MCPURL())
+	mustExec(t, e, `INSERT INTO oauth_grants(id, client_id, user_id, scope, resource, created_at) VALUES (1, 'c1', 1, 'account:read', ?, '2026-11-01T00:00:00Z')`, e.App.MCPURL(context.Background()))
 	token := "lda_pagetesttoken"
 	mustExec(t, e, `INSERT INTO oauth_tokens(hash, kind, grant_id, scope, created_at, expires_at) VALUES (?, 'access', 1, 'account:read', '2026-11-18T00:00:00Z', '2026-11-19T00:00:00Z')`, kernel.HashSecret(token))
 	owner := e.as(1)

@@ -140,7 +140,7 @@ const (
 // Settings reads the editable settings with their defaults.
 func (a *Service) Settings(ctx context.Context) SiteSettings {
 	return SiteSettings{
-		SiteName:           a.Setting(ctx, "site_name", a.Cfg.SiteName),
+		SiteName:           a.Setting(ctx, "site_name", a.SiteName(ctx)),
 		SiteDescription:    a.Setting(ctx, "site_description", "A directory of startup products, launched weekly."),
 		FreeQueueWeeks:     a.FreeQueueWeeks(ctx),
 		FreeWeeklyCapacity: a.FreeWeeklyCapacity(ctx),

@@ -21,9 +21,9 @@ var (
 )
 
 // BadgeURL is the SVG image address of a badge variant.
-func (a *Service) BadgeURL(slug, shape, mode, size string) string {
+func (a *Service) BadgeURL(ctx context.Context, slug, shape, mode, size string) string {
 	q := url.Values{"shape": {shape}, "mode": {mode}, "size": {size}}
-	return a.Cfg.BaseURL + "/badges/" + slug + ".svg?" + q.Encode()
+	return a.Origin(ctx) + "/badges/" + slug + ".svg?" + q.Encode()
 }
 
 // badgeStatuses can show a badge: an owner places it before the free launch
@@ -54,17 +54,17 @@ func (a *Service) getBadges(ctx context.Context, in *ops.Input) (any, error) {
 		return nil, err
 	}
 	shape, mode, size := in.Str("shape"), in.Str("mode"), in.Str("size")
-	img := a.BadgeURL(slug, shape, mode, size)
-	alt := html.EscapeString(fmt.Sprintf("%s on %s", l.Name, a.Cfg.SiteName))
+	img := a.BadgeURL(ctx, slug, shape, mode, size)
+	alt := html.EscapeString(fmt.Sprintf("%s on %s", l.Name, a.SiteName(ctx)))
 	embed := fmt.Sprintf(`<a href="%s" target="_blank" rel="noopener"><img src="%s" alt="%s" width="%d" height="%d" /></a>`,
-		html.EscapeString(a.ListingURL(slug)), html.EscapeString(img), alt, badgeDims(shape, size).w, badgeDims(shape, size).h)
+		html.EscapeString(a.ListingURL(ctx, slug)), html.EscapeString(img), alt, badgeDims(shape, size).w, badgeDims(shape, size).h)
 	variants := map[string]string{}
 	for _, m := range badgeModes {
-		variants[m] = a.BadgeURL(slug, shape, m, size)
+		variants[m] = a.BadgeURL(ctx, slug, shape, m, size)
 	}
 	return Badges{
 		Listing: l.Summary, Shape: shape, Mode: mode, Size: size,
-		HTML: embed, ImageURL: img, ImageURLs: variants, Link: a.ListingURL(slug),
+		HTML: embed, ImageURL: img, ImageURLs: variants, Link: a.ListingURL(ctx, slug),
 		Shapes: badgeShapes, Modes: badgeModes, Sizes: badgeSizes,
 		Note: "Keep the link to the listing page: the free launch checks the homepage for this badge or a link back.",
 	}, nil

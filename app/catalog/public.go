@@ -25,11 +25,11 @@ func (a *Service) getSiteInfo(ctx context.Context, in *ops.Input) (any, error) {
 		return nil, err
 	}
 	return SiteInfo{
-		Name:        a.Setting(ctx, "site_name", a.Cfg.SiteName),
+		Name:        a.Setting(ctx, "site_name", a.SiteName(ctx)),
 		Description: a.Setting(ctx, "site_description", "A directory of startup products, launched weekly."),
-		SiteKey:     a.Cfg.SiteKey,
+		SiteKey:     a.SiteKey(ctx),
 		Version:     kernel.Version,
-		URLs:        SiteURLs{Base: a.Cfg.BaseURL, API: a.APIURL(), OpenAPI: a.APIURL() + "/openapi.json", MCP: a.MCPURL()},
+		URLs:        SiteURLs{Base: a.Origin(ctx), API: a.APIURL(ctx), OpenAPI: a.APIURL(ctx) + "/openapi.json", MCP: a.MCPURL(ctx)},
 		Counts:      SiteCounts{LiveListings: live, UpcomingListings: upcoming, Categories: cats},
 		CurrentWeek: kernel.WeekOf(a.Now()), WeekStartsOn: "monday", FreeQueueWeeks: a.FreeQueueWeeks(ctx),
 		LaunchSections: launchSections, Leaderboards: boardNames, ListingStatuses: kernel.ListingStatuses, Scopes: ops.AllScopes,

@@ -162,7 +162,7 @@ func (a *Service) OrderListings(ctx context.Context, o *Order) ([]OrderListingLi
 		}
 		k.Week = week.String
 		if k.Status == "live" {
-			k.URL = a.ListingURL(slug)
+			k.URL = a.ListingURL(ctx, slug)
 		}
 		out = append(out, k)
 	}

@@ -87,7 +87,7 @@ func (a *Service) seller(ctx context.Context, q kernel.Querier) Party {
 		}
 		return v
 	}
-	return Party{Name: get(SettingSellerName, a.Cfg.SiteName), Address: get(SettingSellerAddress, ""),
+	return Party{Name: get(SettingSellerName, a.SiteName(ctx)), Address: get(SettingSellerAddress, ""),
 		VATNumber: get(SettingSellerVAT, ""), Email: get(SettingSellerEmail, "")}
 }
 
@@ -116,7 +116,7 @@ func (a *Service) InvoiceFor(ctx context.Context, userID int64, number string) (
 	if err != nil {
 		return nil, nil, err
 	}
-	pdf, err := a.invoicePDF(inv)
+	pdf, err := a.invoicePDF(ctx, inv)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -160,13 +160,13 @@ func (a *Service) receipt(ctx context.Context, tx *sql.Tx, orderID, seq int64) e
 		}
 		fmt.Fprintf(&lines, "- %s: %s net, VAT %s %% %s\n", name, money(l.TaxableCents), l.VATRate, money(l.VATCents))
 	}
-	link := a.Cfg.BaseURL + "/me/orders/" + o.Number + "/invoice.pdf"
+	link := a.Origin(ctx) + "/me/orders/" + o.Number + "/invoice.pdf"
 	billing := strings.TrimSpace(strings.Join([]string{o.Billing.Name, o.Billing.Address, o.VAT.Country, o.VAT.VATNumber}, "\n"))
 	text := "Thank you for your payment. Your receipt (the VAT invoice is attached as a PDF):\n\nOrder " + o.Number + ", invoice " + InvoiceNumber(seq) + "\n\n" + lines.String() +
 		"\nNet " + money(o.TaxableCents) + "\nVAT (" + o.VAT.Rate + " %) " + money(o.VATCents) + "\nTotal paid " + money(o.TotalCents) +
 		"\n\n" + vatWording(o.VAT) + "\n\nBilled to:\n" + firstOf(billing, o.UserEmail) + "\n\nYour VAT invoice (PDF): " + link + "\n\n-- \n" +
-		a.Cfg.SiteName + " " + a.Cfg.BaseURL + "\n"
-	html := a.HTMLEmail(kernel.Paragraph("Thank you for your payment. Your receipt for order "+o.Number+" (invoice "+InvoiceNumber(seq)+"):") +
+		a.SiteName(ctx) + " " + a.Origin(ctx) + "\n"
+	html := a.HTMLEmail(ctx, kernel.Paragraph("Thank you for your payment. Your receipt for order "+o.Number+" (invoice "+InvoiceNumber(seq)+"):") +
 		`<pre style="font-family:inherit;white-space:pre-wrap;margin:0 0 16px">` + kernel.Escape(lines.String()) + "</pre>" +
 		kernel.Paragraph("Net "+money(o.TaxableCents)+"\nVAT ("+o.VAT.Rate+" %) "+money(o.VATCents)+"\nTotal paid "+money(o.TotalCents)) +
 		kernel.Paragraph(vatWording(o.VAT)) + kernel.Paragraph("Billed to:\n"+firstOf(billing, o.UserEmail)) +
@@ -175,7 +175,7 @@ func (a *Service) receipt(ctx context.Context, tx *sql.Tx, orderID, seq int64) e
 	if err != nil {
 		return err
 	}
-	pdf, err := a.invoicePDF(inv)
+	pdf, err := a.invoicePDF(ctx, inv)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package commerce
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -12,7 +13,7 @@ import (
 // invoicePDF draws an issued invoice on one A4 page (more when the lines
 // need them) with the PDF core fonts, so the binary carries no font files.
 // The core fonts are cp1252: the translator maps € and accented letters.
-func (a *Service) invoicePDF(inv *Invoice) ([]byte, error) {
+func (a *Service) invoicePDF(ctx context.Context, inv *Invoice) ([]byte, error) {
 	o := inv.order
 	pdf := fpdf.New("P", "mm", "A4", "")
 	issued, _ := time.Parse(time.RFC3339, inv.IssuedAt)
@@ -20,7 +21,7 @@ func (a *Service) invoicePDF(inv *Invoice) ([]byte, error) {
 	pdf.SetModificationDate(issued)
 	pdf.SetTitle("Invoice "+inv.Number, true)
 	pdf.SetAuthor(inv.Seller.Name, true)
-	pdf.SetCreator(a.Cfg.SiteName, true)
+	pdf.SetCreator(a.SiteName(ctx), true)
 	pdf.SetMargins(18, 18, 18)
 	pdf.SetAutoPageBreak(true, 18)
 	pdf.AddPage()

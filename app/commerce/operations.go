@@ -142,7 +142,7 @@ func (a *Service) createCheckout(ctx context.Context, in *ops.Input) (any, error
 	if err != nil {
 		return nil, err
 	}
-	checkoutURL, ref := a.TestCheckoutURL(o.CheckoutToken), ""
+	checkoutURL, ref := a.TestCheckoutURL(ctx, o.CheckoutToken), ""
 	prov := a.paymentProvider()
 	switch {
 	case o.Status != "pending": // paid (nothing to pay) before a resume

@@ -211,7 +211,7 @@ func (a *Service) Post(ctx context.Context, userID int64, slug string, parentID 
 		err = a.EmitEvent(ctx, tx, kernel.Event{Type: "comment.created", ListingID: l.ID, Data: map[string]any{
 			"listing": a.ListingRef(ctx, tx, l.ID),
 			"comment": map[string]any{"id": id, "parent_id": parentID, "author": au.name, "maker": au.owner, "body_markdown": body,
-				"url": a.ListingURL(l.Slug) + "#comment-" + strconv.FormatInt(id, 10)}}})
+				"url": a.ListingURL(ctx, l.Slug) + "#comment-" + strconv.FormatInt(id, 10)}}})
 		if err != nil {
 			return err
 		}
@@ -268,7 +268,7 @@ func replyable(ctx context.Context, tx *sql.Tx, listingID, parentID int64) (int6
 // owners of any comment (except the one who wrote it and the parent's
 // author, who is already told).
 func (a *Service) notifyComment(ctx context.Context, tx *sql.Tx, l *commentListing, au author, id, parentAuthor, userID int64, body string) error {
-	link := a.ListingURL(l.Slug) + "#comment-" + strconv.FormatInt(id, 10)
+	link := a.ListingURL(ctx, l.Slug) + "#comment-" + strconv.FormatInt(id, 10)
 	excerpt := body
 	if utf8.RuneCountInString(excerpt) > 600 {
 		excerpt = string([]rune(excerpt)[:600]) + "…"

@@ -65,9 +65,9 @@ func (a *Service) Subscribe(ctx context.Context, email string) error {
 		if err != nil {
 			return err
 		}
-		link := a.Cfg.BaseURL + "/digest/confirm/" + confirm
-		return a.EnqueueMessage(ctx, tx, a.LinkEmail("digest_confirm", email, "Confirm your weekly "+a.Cfg.SiteName+" digest",
-			"Someone (we hope you) asked for the weekly digest of "+a.Cfg.SiteName+": last week's top launches and awards, and this week's launches, every Monday.",
+		link := a.Origin(ctx) + "/digest/confirm/" + confirm
+		return a.EnqueueMessage(ctx, tx, a.LinkEmail(ctx, "digest_confirm", email, "Confirm your weekly "+a.SiteName(ctx)+" digest",
+			"Someone (we hope you) asked for the weekly digest of "+a.SiteName(ctx)+": last week's top launches and awards, and this week's launches, every Monday.",
 			link, "Yes, send me the digest", "If you did not ask, ignore this email: nothing will be sent."))
 	})
 }
@@ -177,7 +177,7 @@ func (a *Service) build(ctx context.Context, tx *sql.Tx, week, thisWeek string) 
 		return nil, err
 	}
 	day := kernel.HumanDate
-	is := &Issue{Week: week, Subject: a.Cfg.SiteName + " weekly: the week of " + day(week)}
+	is := &Issue{Week: week, Subject: a.SiteName(ctx) + " weekly: the week of " + day(week)}
 	var text, h strings.Builder
 	section := func(title, empty string, items []item) {
 		text.WriteString(title + "\n\n")
@@ -189,7 +189,7 @@ func (a *Service) build(ctx context.Context, tx *sql.Tx, week, thisWeek string) 
 		}
 		h.WriteString(`<ol style="margin:0 0 16px;padding-left:20px">`)
 		for _, it := range items {
-			link := a.ListingURL(it.slug)
+			link := a.ListingURL(ctx, it.slug)
 			note := ""
 			if it.note != "" {
 				note = " (" + it.note + ")"
@@ -204,7 +204,7 @@ func (a *Service) build(ctx context.Context, tx *sql.Tx, week, thisWeek string) 
 	section("Top launches of the week of "+day(week), "No launches collected votes that week.", top)
 	section("Awards", "No awards that week.", awards)
 	section("Launching this week", "Nothing launches this week yet.", launching)
-	archive := a.Cfg.BaseURL + "/digests/" + week
+	archive := a.Origin(ctx) + "/digests/" + week
 	text.WriteString("Read it on the site: " + archive + "\n")
 	h.WriteString(kernel.Paragraph("Read it on the site: " + archive))
 	is.Text, is.HTML = text.String(), h.String()
@@ -237,11 +237,11 @@ func (a *Service) sendTo(ctx context.Context, tx *sql.Tx, is *Issue) (int, error
 		if _, err := tx.ExecContext(ctx, `UPDATE digest_subscribers SET unsub_hash = ? WHERE id = ?`, kernel.HashSecret(unsub), s.id); err != nil {
 			return 0, err
 		}
-		link := a.Cfg.BaseURL + "/digest/unsubscribe/" + unsub
-		foot := "You get this because you confirmed the weekly digest of " + a.Cfg.SiteName + "."
+		link := a.Origin(ctx) + "/digest/unsubscribe/" + unsub
+		foot := "You get this because you confirmed the weekly digest of " + a.SiteName(ctx) + "."
 		err := a.EnqueueMessage(ctx, tx, kernel.Email{Kind: "digest", To: s.email, Subject: is.Subject,
 			Text: is.Text + "\n" + foot + " Stop it: " + link + "\n",
-			HTML: a.HTMLEmail(is.HTML + `<p style="margin:16px 0 0;font-size:13px;color:#4b5563">` + html.EscapeString(foot) +
+			HTML: a.HTMLEmail(ctx, is.HTML + `<p style="margin:16px 0 0;font-size:13px;color:#4b5563">` + html.EscapeString(foot) +
 				` <a href="` + html.EscapeString(link) + `" style="color:#1d4ed8">Unsubscribe</a>.</p>` + "\n"),
 			Headers: map[string]string{"List-Unsubscribe": "<" + link + ">", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}})
 		if err != nil {

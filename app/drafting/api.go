@@ -158,7 +158,7 @@ func (a *Service) inviteCofounder(ctx context.Context, in *ops.Input) (any, erro
 			name = r.url
 		}
 		body := fmt.Sprintf("%s invited you to co-edit the %s listing draft on %s.\n\nSign in with this address (%s) to get access: the draft appears in your drafts.\n\n%s",
-			in.Principal.Email, name, a.Cfg.SiteName, email, a.Cfg.BaseURL)
+			in.Principal.Email, name, a.SiteName(ctx), email, a.Origin(ctx))
 		if err := a.EnqueueMail(ctx, tx, "cofounder_invite", email, "You are invited to co-edit "+name, body); err != nil {
 			return err
 		}

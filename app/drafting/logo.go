@@ -40,7 +40,7 @@ func (a *Service) fetchDraftLogo(ctx context.Context, draftID string, v crawl.Va
 		if err == nil {
 			var p *media.Processed
 			if p, err = a.Media.Store(ctx, data, media.KindLogo, media.Source{URL: c.url, Page: c.page}); err == nil {
-				return &DraftLogo{URL: a.Media.URL(p, "256"), Source: c.url, Page: c.page}
+				return &DraftLogo{URL: a.Media.URL(ctx, p, "256"), Source: c.url, Page: c.page}
 			}
 		}
 		a.Log.Info("draft logo candidate not kept", "draft", draftID, "url", c.url, "reason", err)
@@ -57,7 +57,7 @@ func (a *Service) SetDraftLogo(ctx context.Context, p *ops.Principal, id string,
 		if err != nil {
 			return nil, err
 		}
-		logo = &DraftLogo{URL: a.Media.URL(proc, "256")}
+		logo = &DraftLogo{URL: a.Media.URL(ctx, proc, "256")}
 	}
 	var out *Draft
 	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {

@@ -40,7 +40,7 @@ type Event struct {
 func (a *Kernel) ListingRef(ctx context.Context, q Querier, listingID int64) map[string]any {
 	var slug, name, status string
 	q.QueryRowContext(ctx, `SELECT slug, name, status FROM listings WHERE id = ?`, listingID).Scan(&slug, &name, &status)
-	return map[string]any{"id": listingID, "slug": slug, "name": name, "status": status, "url": a.ListingURL(slug)}
+	return map[string]any{"id": listingID, "slug": slug, "name": name, "status": status, "url": a.ListingURL(ctx, slug)}
 }
 
 // EmitEvent records e for every enabled endpoint subscribed to its type:

@@ -12,6 +12,7 @@ import (
 	"context"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"launchdir/db"
@@ -45,8 +46,9 @@ type Kernel struct {
 	// Ext is the outside world (web fetcher, DNS, mailer); see SetExternals.
 	Ext Externals
 
-	outbox outboxState
-	seal   sealKey
+	outbox    outboxState
+	seal      sealKey
+	siteCache atomic.Pointer[siteTable]
 }
 
 // New builds the kernel with offline externals.
@@ -62,14 +64,16 @@ func New(d *db.DB, cfg Config, log *slog.Logger) *Kernel {
 	return k
 }
 
-// APIURL is the REST base.
-func (a *Kernel) APIURL() string { return a.Cfg.BaseURL + "/api/v1" }
+// APIURL is the REST base of the site ctx is for.
+func (a *Kernel) APIURL(ctx context.Context) string { return a.Origin(ctx) + "/api/v1" }
 
-// MCPURL is the MCP endpoint.
-func (a *Kernel) MCPURL() string { return a.Cfg.BaseURL + "/mcp" }
+// MCPURL is the MCP endpoint of the site ctx is for.
+func (a *Kernel) MCPURL(ctx context.Context) string { return a.Origin(ctx) + "/mcp" }
 
-// ListingURL is a listing's public page.
-func (a *Kernel) ListingURL(slug string) string { return a.Cfg.BaseURL + "/listings/" + slug }
+// ListingURL is a listing's public page on the site ctx is for.
+func (a *Kernel) ListingURL(ctx context.Context, slug string) string {
+	return a.Origin(ctx) + "/listings/" + slug
+}
 
 // Page is the paginated body used everywhere.
 type Page[T any] struct {
@@ -118,6 +122,13 @@ func (a *Kernel) NowText() string { return a.Now().UTC().Format(time.RFC3339) }
 // Setting reads one setting with a fallback.
 func (a *Kernel) Setting(ctx context.Context, key, def string) string {
 	var v string
+	if site := a.Site(ctx).Key; site != MainSite {
+		// A site's own value first; main has none (its values are the
+		// settings table), so main reads exactly as a single-site install.
+		if err := a.DB.R.QueryRowContext(ctx, `SELECT value FROM site_settings WHERE site_key = ? AND key = ?`, site, key).Scan(&v); err == nil {
+			return v
+		}
+	}
 	if err := a.DB.R.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, key).Scan(&v); err != nil {
 		return def
 	}

@@ -61,10 +61,10 @@ func (a *Kernel) EnqueueMessage(ctx context.Context, tx *sql.Tx, m Email) error 
 }
 
 // LinkEmail builds an email whose point is one link (verify, reset).
-func (a *Kernel) LinkEmail(kind, to, subject, intro, link, button, outro string) Email {
-	text := intro + "\n\n" + link + "\n\n" + outro + "\n\n-- \n" + a.Cfg.SiteName + " " + a.Cfg.BaseURL + "\n"
+func (a *Kernel) LinkEmail(ctx context.Context, kind, to, subject, intro, link, button, outro string) Email {
+	text := intro + "\n\n" + link + "\n\n" + outro + "\n\n-- \n" + a.SiteName(ctx) + " " + a.Origin(ctx) + "\n"
 	return Email{Kind: kind, To: to, Subject: subject, Text: text,
-		HTML: a.HTMLEmail(Paragraph(intro) + ButtonHTML(link, button) + Paragraph(outro))}
+		HTML: a.HTMLEmail(ctx, Paragraph(intro) + ButtonHTML(link, button) + Paragraph(outro))}
 }
 
 // Paragraph turns plain text (blank lines between paragraphs) into HTML.
@@ -85,12 +85,12 @@ func ButtonHTML(link, label string) string {
 
 // HTMLEmail wraps content in a minimal, inline-styled document (mail
 // clients ignore style sheets).
-func (a *Kernel) HTMLEmail(content string) string {
-	site := html.EscapeString(a.Cfg.SiteName)
+func (a *Kernel) HTMLEmail(ctx context.Context, content string) string {
+	site := html.EscapeString(a.SiteName(ctx))
 	return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>` + site + `</title></head>` +
 		`<body style="margin:0;padding:24px;font-family:system-ui,-apple-system,Segoe UI,sans-serif;font-size:15px;line-height:1.5;color:#111827;background:#ffffff">` + "\n" +
-		content + `<p style="margin:24px 0 0;font-size:13px;color:#4b5563">` + site + ` &middot; <a href="` + html.EscapeString(a.Cfg.BaseURL) + `" style="color:#1d4ed8">` +
-		html.EscapeString(a.Cfg.BaseURL) + "</a></p>\n</body></html>\n"
+		content + `<p style="margin:24px 0 0;font-size:13px;color:#4b5563">` + site + ` &middot; <a href="` + html.EscapeString(a.Origin(ctx)) + `" style="color:#1d4ed8">` +
+		html.EscapeString(a.Origin(ctx)) + "</a></p>\n</body></html>\n"
 }
 
 // Escape escapes text for an HTML email.

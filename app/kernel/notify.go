@@ -76,18 +76,18 @@ func (a *Kernel) Notify(ctx context.Context, tx *sql.Tx, n Notice) (bool, error)
 		HashSecret(secret), n.UserID, n.Kind, now.Format(time.RFC3339), now.Add(notifyTokenTTL).Format(time.RFC3339)); err != nil {
 		return false, err
 	}
-	unsub := a.Cfg.BaseURL + "/unsubscribe/" + secret
-	settings := a.Cfg.BaseURL + "/settings/notifications"
+	unsub := a.Origin(ctx) + "/unsubscribe/" + secret
+	settings := a.Origin(ctx) + "/settings/notifications"
 	label := ""
 	for _, k := range NotifyKinds {
 		if k.Key == n.Kind {
 			label = strings.ToLower(k.Label[:1]) + k.Label[1:]
 		}
 	}
-	why := "You get this email when " + label + " on " + a.Cfg.SiteName + "."
+	why := "You get this email when " + label + " on " + a.SiteName(ctx) + "."
 	text := n.Text + "\n\n" + n.Button + ": " + n.Link + "\n\n" + why + "\nStop these emails: " + unsub +
-		"\nAll email settings: " + settings + "\n\n-- \n" + a.Cfg.SiteName + " " + a.Cfg.BaseURL + "\n"
-	htmlBody := a.HTMLEmail(Paragraph(n.Text) + ButtonHTML(n.Link, n.Button) +
+		"\nAll email settings: " + settings + "\n\n-- \n" + a.SiteName(ctx) + " " + a.Origin(ctx) + "\n"
+	htmlBody := a.HTMLEmail(ctx, Paragraph(n.Text) + ButtonHTML(n.Link, n.Button) +
 		`<p style="margin:16px 0 0;font-size:13px;color:#4b5563">` + Escape(why) + ` <a href="` + Escape(unsub) +
 		`" style="color:#1d4ed8">Stop these emails</a> &middot; <a href="` + Escape(settings) + `" style="color:#1d4ed8">All email settings</a>.</p>` + "\n")
 	return true, a.EnqueueMessage(ctx, tx, Email{Kind: n.Kind, To: email, Subject: n.Subject, Text: text, HTML: htmlBody,
@@ -205,12 +205,12 @@ func (a *Kernel) NotifyWentLive(ctx context.Context, tx *sql.Tx, listingID int64
 	if err := tx.QueryRowContext(ctx, `SELECT name, slug FROM listings WHERE id = ?`, listingID).Scan(&name, &slug); err != nil {
 		return err
 	}
-	link := a.ListingURL(slug)
+	link := a.ListingURL(ctx, slug)
 	if err := a.EmitEvent(ctx, tx, Event{Type: "listing.live", ListingID: listingID,
 		Data: map[string]any{"listing": a.ListingRef(ctx, tx, listingID)}}); err != nil {
 		return err
 	}
-	_, err := a.NotifyOwners(ctx, tx, listingID, 0, Notice{Kind: "listing_live", Subject: name + " is live on " + a.Cfg.SiteName,
+	_, err := a.NotifyOwners(ctx, tx, listingID, 0, Notice{Kind: "listing_live", Subject: name + " is live on " + a.SiteName(ctx),
 		Text: name + " is live: people can now vote, follow, review and comment.\n\nAnswer questions in the comments and pin a maker's comment that says why you built it.",
 		Link: link, Button: "See " + name})
 	if err != nil {
@@ -259,7 +259,7 @@ func (a *Kernel) NotifyScheduled(ctx context.Context, tx *sql.Tx, listingID, ski
 		Subject: name + " launches in the week of " + week,
 		Text: name + " is scheduled: it goes live on Monday " + week + " at 00:00 UTC and stays on that week's board.\n\n" +
 			"Until then its page shows it as upcoming: people can comment and ask to be emailed at launch.",
-		Link: a.ListingURL(slug), Button: "See the upcoming page"})
+		Link: a.ListingURL(ctx, slug), Button: "See the upcoming page"})
 	return err
 }
 
@@ -279,7 +279,7 @@ func (a *Kernel) NotifyRelaunch(ctx context.Context, tx *sql.Tx, listingID int64
 		Subject: name + " relaunches in the week of " + week,
 		Text: name + " stays live and joins the launches of the week of " + week + " (Monday 00:00 UTC): " +
 			"that week's votes rank it on that week's board, and its earlier weeks keep their places.",
-		Link: a.ListingURL(slug), Button: "See the listing"})
+		Link: a.ListingURL(ctx, slug), Button: "See the listing"})
 	return err
 }
 
@@ -300,6 +300,6 @@ func (a *Kernel) NotifyReview(ctx context.Context, tx *sql.Tx, listingID, author
 	_, err := a.NotifyOwners(ctx, tx, listingID, authorID, Notice{Kind: "review",
 		Subject: author + " reviewed " + name + " (" + strings.Repeat("★", rating) + ")",
 		Text:    author + " gave " + name + " " + strings.Repeat("★", rating) + strings.Repeat("☆", 5-rating) + ":\n\n" + body,
-		Link:    a.ListingURL(slug) + "#reviews", Button: "Read the review"})
+		Link:    a.ListingURL(ctx, slug) + "#reviews", Button: "Read the review"})
 	return err
 }

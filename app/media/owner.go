@@ -72,8 +72,8 @@ func (a *Service) setListingLogo(ctx context.Context, in *ops.Input) (any, error
 	if err != nil {
 		return nil, err
 	}
-	url := a.URL(p, "256")
-	img := a.imageOf(p, "256")
+	url := a.URL(ctx, p, "256")
+	img := a.imageOf(ctx, p, "256")
 	out := LogoResult{ListingID: id, LogoURL: url, Logo: &img}
 	err = a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		if err := a.OwnListing(ctx, tx, uid, id); err != nil {
@@ -97,7 +97,7 @@ func (a *Service) setListingLogo(ctx context.Context, in *ops.Input) (any, error
 // carry the drafter's logo to the listing on submit).
 func (a *Service) SetListingLogo(ctx context.Context, tx *sql.Tx, listingID int64, hash string) error {
 	_, err := tx.ExecContext(ctx, `UPDATE listings SET logo_url = ? WHERE id = ?`,
-		a.Cfg.BaseURL+Path(hash, "256", "png"), listingID)
+		a.Origin(ctx)+Path(hash, "256", "png"), listingID)
 	return err
 }
 
@@ -147,7 +147,7 @@ func (a *Service) addScreenshot(ctx context.Context, in *ops.Input) (any, error)
 		if err := a.AddScreenshot(ctx, tx, id, p.Hash, in.Str("caption")); err != nil {
 			return err
 		}
-		if err := a.revise(ctx, tx, id, uid, "screenshot", id, nil, map[string]any{"added": a.URL(p, "1600")}); err != nil {
+		if err := a.revise(ctx, tx, id, uid, "screenshot", id, nil, map[string]any{"added": a.URL(ctx, p, "1600")}); err != nil {
 			return err
 		}
 		if g, err = a.gallery(ctx, tx, id); err != nil {
@@ -174,7 +174,7 @@ func (a *Service) AddScreenshot(ctx context.Context, tx *sql.Tx, listingID int64
 		return &ops.Error{Code: ops.CodeConflict, Detail: fmt.Sprintf("the gallery is full: at most %d screenshots per listing; remove one first", MaxScreenshots)}
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO media(listing_id, kind, url, caption, position) VALUES(?, 'image', ?, ?, ?)`,
-		listingID, a.Cfg.BaseURL+Path(hash, "1600", "jpg"), caption, next)
+		listingID, a.Origin(ctx)+Path(hash, "1600", "jpg"), caption, next)
 	return err
 }
 
@@ -292,8 +292,8 @@ func (a *Service) setFounderAvatar(ctx context.Context, in *ops.Input) (any, err
 	if err != nil {
 		return nil, err
 	}
-	url := a.URL(p, "128")
-	out := AvatarResult{FounderSlug: slug, AvatarURL: url, Avatar: a.imageOf(p, "128")}
+	url := a.URL(ctx, p, "128")
+	out := AvatarResult{FounderSlug: slug, AvatarURL: url, Avatar: a.imageOf(ctx, p, "128")}
 	err = a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		if err := a.OwnListing(ctx, tx, uid, id); err != nil {
 			return err
@@ -327,10 +327,10 @@ func (a *Service) setFounderAvatar(ctx context.Context, in *ops.Input) (any, err
 }
 
 // imageOf describes a processed image with def as its default variant.
-func (a *Service) imageOf(p *Processed, def string) Image {
-	img := Image{Hash: p.Hash, URL: a.URL(p, def), Width: p.Width, Height: p.Height, Variants: []ImageVariant{}}
+func (a *Service) imageOf(ctx context.Context, p *Processed, def string) Image {
+	img := Image{Hash: p.Hash, URL: a.URL(ctx, p, def), Width: p.Width, Height: p.Height, Variants: []ImageVariant{}}
 	for _, v := range p.Variants {
-		img.Variants = append(img.Variants, ImageVariant{Name: v.Name, URL: a.Cfg.BaseURL + Path(p.Hash, v.Name, v.Ext()),
+		img.Variants = append(img.Variants, ImageVariant{Name: v.Name, URL: a.Origin(ctx) + Path(p.Hash, v.Name, v.Ext()),
 			Width: v.Width, Height: v.Height, ContentType: v.ContentType})
 	}
 	return img

@@ -86,10 +86,10 @@ func ParsePath(p string) (hash, variant, ext string, ok bool) {
 func Path(hash, variant, ext string) string { return "/media/" + hash + "-" + variant + "." + ext }
 
 // URL is the absolute URL of the processed image's named variant.
-func (a *Service) URL(p *Processed, variant string) string {
+func (a *Service) URL(ctx context.Context, p *Processed, variant string) string {
 	for _, v := range p.Variants {
 		if v.Name == variant {
-			return a.Cfg.BaseURL + Path(p.Hash, v.Name, v.Ext())
+			return a.Origin(ctx) + Path(p.Hash, v.Name, v.Ext())
 		}
 	}
 	return ""

@@ -19,8 +19,8 @@ import (
 // site team's reports queue.
 
 // disputeURL is the page where an owner disputes a claim.
-func (a *Service) disputeURL(claimID int64) string {
-	return fmt.Sprintf("%s/claim-disputes/%d", a.Cfg.BaseURL, claimID)
+func (a *Service) disputeURL(ctx context.Context, claimID int64) string {
+	return fmt.Sprintf("%s/claim-disputes/%d", a.Origin(ctx), claimID)
 }
 
 // claimParties reads who and what a claim is about.
@@ -48,7 +48,7 @@ func (a *Service) notifyClaimFiled(ctx context.Context, tx *sql.Tx, claimID int6
 		Subject: "Someone claims " + name,
 		Text: who + " filed a claim to become an owner of " + name + " (claim " + fmt.Sprint(claimID) + ", proved by " + claimMethodWords[method] + ").\n\n" +
 			"If they prove control of the site, they become a co-owner and can edit the listing. If you did not expect this, dispute the claim: the site team will look at it.",
-		Link: a.disputeURL(claimID), Button: "Dispute this claim"})
+		Link: a.disputeURL(ctx, claimID), Button: "Dispute this claim"})
 	return err
 }
 
@@ -63,14 +63,14 @@ func (a *Service) notifyClaimGranted(ctx context.Context, tx *sql.Tx, claimID in
 	}
 	if _, err := a.Notify(ctx, tx, kernel.Notice{Kind: "claim", UserID: claimant, Subject: "You are now an owner of " + name,
 		Text: "Your claim of " + name + " is verified: you can edit the listing from your founder area.",
-		Link: a.Cfg.BaseURL + "/me/listings/" + fmt.Sprint(lid), Button: "Open your listing"}); err != nil {
+		Link: a.Origin(ctx) + "/me/listings/" + fmt.Sprint(lid), Button: "Open your listing"}); err != nil {
 		return err
 	}
 	_, err = a.NotifyOwners(ctx, tx, lid, claimant, kernel.Notice{Kind: "claim",
 		Subject: who + " is now a co-owner of " + name,
-		Text: who + " proved control of " + name + "'s site (" + claimMethodWords[method] + ") and is now a co-owner of " + a.ListingURL(slug) + ".\n\n" +
+		Text: who + " proved control of " + name + "'s site (" + claimMethodWords[method] + ") and is now a co-owner of " + a.ListingURL(ctx, slug) + ".\n\n" +
 			"If this is wrong, dispute the claim: the site team will look at it and can remove them.",
-		Link: a.disputeURL(claimID), Button: "Dispute this claim"})
+		Link: a.disputeURL(ctx, claimID), Button: "Dispute this claim"})
 	return err
 }
 

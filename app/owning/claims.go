@@ -121,8 +121,8 @@ func (a *Service) claimListing(ctx context.Context, in *ops.Input) (any, error) 
 			return err
 		}
 		if method == "email" {
-			link := a.Cfg.BaseURL + "/claims/email/" + url.PathEscape(token)
-			body := fmt.Sprintf("Someone asked to claim %s on %s with this address.\n\nTo confirm, open:\n%s\n\nIf this was not you, ignore this email.", slug, a.Cfg.SiteName, link)
+			link := a.Origin(ctx) + "/claims/email/" + url.PathEscape(token)
+			body := fmt.Sprintf("Someone asked to claim %s on %s with this address.\n\nTo confirm, open:\n%s\n\nIf this was not you, ignore this email.", slug, a.SiteName(ctx), link)
 			if err := a.EnqueueMail(ctx, tx, "claim_link", email, "Confirm your claim of "+slug, body); err != nil {
 				return err
 			}

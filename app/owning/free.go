@@ -120,10 +120,10 @@ func (a *Service) badgeGap(ctx context.Context, l *db.Listing) []ops.FieldError 
 	if err != nil {
 		return []ops.FieldError{{Field: "badge", Message: "could not read your homepage " + l.URL + ": " + err.Error()}}
 	}
-	if hasBacklink(html, a.Cfg.BaseURL, l.Slug) {
+	if hasBacklink(html, a.Origin(ctx), l.Slug) {
 		return nil
 	}
-	return []ops.FieldError{{Field: "badge", Message: "the badge (or a link to " + a.ListingURL(l.Slug) + ") is not on " + l.URL + "; get the embed code from get_badges (GET /api/v1/listings/" + l.Slug + "/badges, signed in as the owner)"}}
+	return []ops.FieldError{{Field: "badge", Message: "the badge (or a link to " + a.ListingURL(ctx, l.Slug) + ") is not on " + l.URL + "; get the embed code from get_badges (GET /api/v1/listings/" + l.Slug + "/badges, signed in as the owner)"}}
 }
 
 // hasBacklink accepts the badge image or a link to the listing, over http

@@ -104,7 +104,7 @@ func (a *Service) readOwnerListing(ctx context.Context, q db.Queries, userID, id
 		return nil, err
 	}
 	if o.Status == "live" {
-		o.PublicURL = a.ListingURL(o.Slug)
+		o.PublicURL = a.ListingURL(ctx, o.Slug)
 	}
 	return o, nil
 }
@@ -381,15 +381,12 @@ func (a *Service) applyToSites(ctx context.Context, applyTo []string, given bool
 	return applyTo, nil
 }
 
-// siteKeys are the directory sites of this network (setting "sites", a
-// JSON list); a single-site install has just its own key.
+// siteKeys are the keys of every site this process serves (table sites),
+// main first.
 func (a *Service) siteKeys(ctx context.Context) []string {
 	var keys []string
-	if err := json.Unmarshal([]byte(a.Setting(ctx, "sites", "[]")), &keys); err != nil || len(keys) == 0 {
-		keys = []string{a.Cfg.SiteKey}
-	}
-	if !slices.Contains(keys, a.Cfg.SiteKey) {
-		keys = append([]string{a.Cfg.SiteKey}, keys...)
+	for _, site := range a.Sites(ctx) {
+		keys = append(keys, site.Key)
 	}
 	return keys
 }

@@ -198,9 +198,9 @@ func (a *Service) mailVerify(ctx context.Context, tx *sql.Tx, userID int64, emai
 	if err != nil {
 		return err
 	}
-	link := a.Cfg.BaseURL + "/verify/" + tok
-	return a.EnqueueMessage(ctx, tx, a.LinkEmail("verify_email", email, "Confirm your email for "+a.Cfg.SiteName,
-		"Welcome to "+a.Cfg.SiteName+". Confirm your email address so your votes and reviews count:",
+	link := a.Origin(ctx) + "/verify/" + tok
+	return a.EnqueueMessage(ctx, tx, a.LinkEmail(ctx, "verify_email", email, "Confirm your email for "+a.SiteName(ctx),
+		"Welcome to "+a.SiteName(ctx)+". Confirm your email address so your votes and reviews count:",
 		link, "Confirm my email", "The link works for 24 hours. If you did not sign up, ignore this email."))
 }
 
@@ -215,9 +215,9 @@ func (a *Service) mailReset(ctx context.Context, tx *sql.Tx, userID int64, email
 	if err != nil {
 		return err
 	}
-	link := a.Cfg.BaseURL + "/reset/" + tok
-	return a.EnqueueMessage(ctx, tx, a.LinkEmail("password_reset", email, "Reset your "+a.Cfg.SiteName+" password",
-		"Someone (hopefully you) asked to set a new password for your "+a.Cfg.SiteName+" account. Choose a new password here:",
+	link := a.Origin(ctx) + "/reset/" + tok
+	return a.EnqueueMessage(ctx, tx, a.LinkEmail(ctx, "password_reset", email, "Reset your "+a.SiteName(ctx)+" password",
+		"Someone (hopefully you) asked to set a new password for your "+a.SiteName(ctx)+" account. Choose a new password here:",
 		link, "Choose a new password", "The link works once, for 1 hour. If you did not ask for it, ignore this email: your password is unchanged."))
 }
 

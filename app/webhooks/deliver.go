@@ -114,7 +114,7 @@ func (a *Service) send(ctx context.Context, d due, secrets []string) result {
 		return result{err: err.Error()}
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("User-Agent", "launchdir-webhooks/1 (+"+a.Cfg.BaseURL+")")
+	req.Header.Set("User-Agent", "launchdir-webhooks/1 (+"+a.Origin(ctx)+")")
 	req.Header.Set("webhook-id", d.eventID)
 	req.Header.Set("webhook-timestamp", strconv.FormatInt(ts, 10))
 	req.Header.Set("webhook-signature", sig)
@@ -190,10 +190,10 @@ func (a *Service) disable(ctx context.Context, tx *sql.Tx, id int64, reason stri
 	if err != nil {
 		return err
 	}
-	page := a.Cfg.BaseURL + "/me/webhooks"
+	page := a.Origin(ctx) + "/me/webhooks"
 	intro := "We turned off your webhook endpoint " + url + " because it kept failing: " + reason + "."
 	outro := "Events are no longer sent to it. Fix the endpoint, then turn it on again and redeliver what it missed from the delivery log."
-	return a.EnqueueMessage(ctx, tx, a.LinkEmail("webhook_disabled", email, "Your webhook endpoint was turned off", intro, page, "Open your webhooks", outro))
+	return a.EnqueueMessage(ctx, tx, a.LinkEmail(ctx, "webhook_disabled", email, "Your webhook endpoint was turned off", intro, page, "Open your webhooks", outro))
 }
 
 // Attempt is one logged attempt of a delivery.
