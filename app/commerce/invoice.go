@@ -166,10 +166,10 @@ func (a *Service) receipt(ctx context.Context, tx *sql.Tx, orderID, seq int64) e
 		"\nNet " + money(o.TaxableCents) + "\nVAT (" + o.VAT.Rate + " %) " + money(o.VATCents) + "\nTotal paid " + money(o.TotalCents) +
 		"\n\n" + vatWording(o.VAT) + "\n\nBilled to:\n" + firstOf(billing, o.UserEmail) + "\n\nYour VAT invoice (PDF): " + link + "\n\n-- \n" +
 		a.SiteName(ctx) + " " + a.Origin(ctx) + "\n"
-	html := a.HTMLEmail(ctx, kernel.Paragraph("Thank you for your payment. Your receipt for order "+o.Number+" (invoice "+InvoiceNumber(seq)+"):") +
-		`<pre style="font-family:inherit;white-space:pre-wrap;margin:0 0 16px">` + kernel.Escape(lines.String()) + "</pre>" +
-		kernel.Paragraph("Net "+money(o.TaxableCents)+"\nVAT ("+o.VAT.Rate+" %) "+money(o.VATCents)+"\nTotal paid "+money(o.TotalCents)) +
-		kernel.Paragraph(vatWording(o.VAT)) + kernel.Paragraph("Billed to:\n"+firstOf(billing, o.UserEmail)) +
+	html := a.HTMLEmail(ctx, kernel.Paragraph("Thank you for your payment. Your receipt for order "+o.Number+" (invoice "+InvoiceNumber(seq)+"):")+
+		`<pre style="font-family:inherit;white-space:pre-wrap;margin:0 0 16px">`+kernel.Escape(lines.String())+"</pre>"+
+		kernel.Paragraph("Net "+money(o.TaxableCents)+"\nVAT ("+o.VAT.Rate+" %) "+money(o.VATCents)+"\nTotal paid "+money(o.TotalCents))+
+		kernel.Paragraph(vatWording(o.VAT))+kernel.Paragraph("Billed to:\n"+firstOf(billing, o.UserEmail))+
 		kernel.ButtonHTML(link, "Download the VAT invoice (PDF)"))
 	inv, err := loadInvoice(ctx, tx, o)
 	if err != nil {

@@ -96,7 +96,9 @@ func (a *Service) Jobs() []kernel.Job {
 }
 
 // TestCheckoutURL is the built-in checkout page of an order.
-func (a *Service) TestCheckoutURL(ctx context.Context, token string) string { return a.Origin(ctx) + "/checkout/" + token }
+func (a *Service) TestCheckoutURL(ctx context.Context, token string) string {
+	return a.Origin(ctx) + "/checkout/" + token
+}
 
 // frozenVAT completes the VAT stored on an order (country, rate, note,
 // VAT number) into the vat.VATInfo a quote shows, so both carry one shape.

@@ -241,8 +241,8 @@ func (a *Service) sendTo(ctx context.Context, tx *sql.Tx, is *Issue) (int, error
 		foot := "You get this because you confirmed the weekly digest of " + a.SiteName(ctx) + "."
 		err := a.EnqueueMessage(ctx, tx, kernel.Email{Kind: "digest", To: s.email, Subject: is.Subject,
 			Text: is.Text + "\n" + foot + " Stop it: " + link + "\n",
-			HTML: a.HTMLEmail(ctx, is.HTML + `<p style="margin:16px 0 0;font-size:13px;color:#4b5563">` + html.EscapeString(foot) +
-				` <a href="` + html.EscapeString(link) + `" style="color:#1d4ed8">Unsubscribe</a>.</p>` + "\n"),
+			HTML: a.HTMLEmail(ctx, is.HTML+`<p style="margin:16px 0 0;font-size:13px;color:#4b5563">`+html.EscapeString(foot)+
+				` <a href="`+html.EscapeString(link)+`" style="color:#1d4ed8">Unsubscribe</a>.</p>`+"\n"),
 			Headers: map[string]string{"List-Unsubscribe": "<" + link + ">", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}})
 		if err != nil {
 			return 0, err

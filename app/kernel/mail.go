@@ -64,7 +64,7 @@ func (a *Kernel) EnqueueMessage(ctx context.Context, tx *sql.Tx, m Email) error 
 func (a *Kernel) LinkEmail(ctx context.Context, kind, to, subject, intro, link, button, outro string) Email {
 	text := intro + "\n\n" + link + "\n\n" + outro + "\n\n-- \n" + a.SiteName(ctx) + " " + a.Origin(ctx) + "\n"
 	return Email{Kind: kind, To: to, Subject: subject, Text: text,
-		HTML: a.HTMLEmail(ctx, Paragraph(intro) + ButtonHTML(link, button) + Paragraph(outro))}
+		HTML: a.HTMLEmail(ctx, Paragraph(intro)+ButtonHTML(link, button)+Paragraph(outro))}
 }
 
 // Paragraph turns plain text (blank lines between paragraphs) into HTML.

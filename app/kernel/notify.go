@@ -87,9 +87,9 @@ func (a *Kernel) Notify(ctx context.Context, tx *sql.Tx, n Notice) (bool, error)
 	why := "You get this email when " + label + " on " + a.SiteName(ctx) + "."
 	text := n.Text + "\n\n" + n.Button + ": " + n.Link + "\n\n" + why + "\nStop these emails: " + unsub +
 		"\nAll email settings: " + settings + "\n\n-- \n" + a.SiteName(ctx) + " " + a.Origin(ctx) + "\n"
-	htmlBody := a.HTMLEmail(ctx, Paragraph(n.Text) + ButtonHTML(n.Link, n.Button) +
-		`<p style="margin:16px 0 0;font-size:13px;color:#4b5563">` + Escape(why) + ` <a href="` + Escape(unsub) +
-		`" style="color:#1d4ed8">Stop these emails</a> &middot; <a href="` + Escape(settings) + `" style="color:#1d4ed8">All email settings</a>.</p>` + "\n")
+	htmlBody := a.HTMLEmail(ctx, Paragraph(n.Text)+ButtonHTML(n.Link, n.Button)+
+		`<p style="margin:16px 0 0;font-size:13px;color:#4b5563">`+Escape(why)+` <a href="`+Escape(unsub)+
+		`" style="color:#1d4ed8">Stop these emails</a> &middot; <a href="`+Escape(settings)+`" style="color:#1d4ed8">All email settings</a>.</p>`+"\n")
 	return true, a.EnqueueMessage(ctx, tx, Email{Kind: n.Kind, To: email, Subject: n.Subject, Text: text, HTML: htmlBody,
 		Headers: map[string]string{"List-Unsubscribe": "<" + unsub + ">", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}})
 }

@@ -321,10 +321,10 @@ func (a *Service) NotifyFollowers(ctx context.Context, tx *sql.Tx, listingID int
 		unsub := a.Origin(ctx) + "/unsubscribe/" + tok
 		text := name + " posted an update.\n\n" + u.Title + "\n\n" + u.Body + "\n\nSee " + page +
 			"\n\nYou get this because you follow " + name + " on " + a.SiteName(ctx) + ". Stop these emails: " + unsub + "\n"
-		html := a.HTMLEmail(ctx, kernel.Paragraph(name+" posted an update.") + "<h2 style=\"font-size:18px;margin:0 0 12px\">" + kernel.Escape(u.Title) + "</h2>\n" +
-			kernel.Paragraph(u.Body) + kernel.ButtonHTML(page, "See "+name) +
-			`<p style="margin:16px 0 0;font-size:13px;color:#4b5563">You get this because you follow ` + kernel.Escape(name) + ` on ` + kernel.Escape(a.SiteName(ctx)) +
-			`. <a href="` + kernel.Escape(unsub) + `" style="color:#1d4ed8">Unsubscribe from these emails</a>.</p>` + "\n")
+		html := a.HTMLEmail(ctx, kernel.Paragraph(name+" posted an update.")+"<h2 style=\"font-size:18px;margin:0 0 12px\">"+kernel.Escape(u.Title)+"</h2>\n"+
+			kernel.Paragraph(u.Body)+kernel.ButtonHTML(page, "See "+name)+
+			`<p style="margin:16px 0 0;font-size:13px;color:#4b5563">You get this because you follow `+kernel.Escape(name)+` on `+kernel.Escape(a.SiteName(ctx))+
+			`. <a href="`+kernel.Escape(unsub)+`" style="color:#1d4ed8">Unsubscribe from these emails</a>.</p>`+"\n")
 		err = a.EnqueueMessage(ctx, tx, kernel.Email{Kind: "follower_update", To: f.email, Subject: subject, Text: text, HTML: html,
 			Headers: map[string]string{"List-Unsubscribe": "<" + unsub + ">", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}})
 		if err != nil {
