@@ -118,6 +118,14 @@ func (a *App) operations() []*ops.Operation {
 	} {
 		list = append(list, domain...)
 	}
+	// Signed-in operations work on the network's shared data (an owner's
+	// listings on any site): their reads see every listing, the site of the
+	// request still names origin, settings and prices (kernel.WholeNetwork).
+	for _, op := range list {
+		if h := op.Handler; op.Scope != "" {
+			op.Handler = func(ctx context.Context, in *ops.Input) (any, error) { return h(kernel.WholeNetwork(ctx), in) }
+		}
+	}
 	return list
 }
 

@@ -234,3 +234,18 @@ func (c *siteConn) QueryContext(ctx context.Context, query string, args []driver
 func (c *siteConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
 	return c.rawConn.PrepareContext(ctx, c.d.SiteSQL(SiteOf(ctx), query))
 }
+
+// ListingCopy is the headline, summary and SEO fields a live listing shows
+// on ctx's site: another site's own copy (apply_to) where it wrote one,
+// else the listing's.
+type ListingCopy struct {
+	Headline, Summary, SEOTitle, SEODescription string
+}
+
+// LiveListingCopy reads a live listing's copy for ctx's site.
+func (d *DB) LiveListingCopy(ctx context.Context, slug string) (ListingCopy, error) {
+	var c ListingCopy
+	err := d.R.QueryRowContext(ctx, `SELECT headline, summary, seo_title, seo_description FROM listings WHERE slug = ? AND status = 'live'`, slug).
+		Scan(&c.Headline, &c.Summary, &c.SEOTitle, &c.SEODescription)
+	return c, err
+}

@@ -11,7 +11,6 @@ import (
 
 	"launchdir/app/kernel"
 	"launchdir/app/vat"
-	"launchdir/db"
 	"launchdir/ops"
 )
 
@@ -84,7 +83,7 @@ func loadProducts(ctx context.Context, q kernel.RowsQuerier, all bool) ([]Produc
 	}
 	// Another site may sell a product at its own price (site_prices).
 	price, args := "price_cents", []any{}
-	if site := db.SiteOf(ctx); site != db.MainSite {
+	if site := kernel.CtxSiteKey(ctx); site != kernel.MainSite {
 		price, args = "coalesce((SELECT sp.price_cents FROM site_prices sp WHERE sp.site_key = ? AND sp.product_code = code), price_cents)", []any{site}
 	}
 	rows, err := q.QueryContext(ctx, `SELECT code, name, description, `+price+`, currency, needs_listing, options, weekly_capacity, position, active

@@ -3,8 +3,6 @@ package kernel
 import (
 	"context"
 	"strconv"
-
-	"launchdir/db"
 )
 
 // MaxInterviewAnswers bounds answer_interview (and is shown with the questions).
@@ -38,7 +36,7 @@ func (a *Kernel) FreeWeeklyCapacity(ctx context.Context) int {
 func WeekFreeCapacity(ctx context.Context, q Querier, week string, def int) int {
 	var n int
 	query, args := `SELECT free_capacity FROM week_capacity WHERE week = ?`, []any{week}
-	if site := db.SiteOf(ctx); site != MainSite {
+	if site := CtxSiteKey(ctx); site != MainSite {
 		query, args = `SELECT free_capacity FROM main.site_week_capacity WHERE site_key = ? AND week = ?`, []any{site, week}
 	}
 	if err := q.QueryRowContext(ctx, query, args...).Scan(&n); err != nil {

@@ -244,3 +244,20 @@ func (a *Kernel) PlaceOnSite(ctx context.Context, tx Execer, q Querier, listingI
 	_, err = tx.ExecContext(ctx, `INSERT OR IGNORE INTO listing_sites(site_key, listing_id, added_at) VALUES(?,?,?)`, site, listingID, a.NowText())
 	return err == nil, err
 }
+
+// CtxSiteKey is the key of the site ctx is for (main when none), for code
+// without a Kernel at hand.
+func CtxSiteKey(ctx context.Context) string {
+	if s, ok := ctx.Value(siteCtxKey{}).(*Site); ok && s != nil {
+		return s.Key
+	}
+	return MainSite
+}
+
+// WholeNetwork returns ctx whose database reads see every listing, as
+// main's do, while the site (origin, name, settings, prices, calendar)
+// stays ctx's. Signed-in work — an owner's listings, orders, drafts,
+// claims, the account — is shared by every site: the operations table runs
+// every operation that needs a credential with it, and a door's signed-in
+// pages should too. Public reads keep the site's view.
+func WholeNetwork(ctx context.Context) context.Context { return db.WithSite(ctx, db.MainSite) }

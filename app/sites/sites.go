@@ -164,6 +164,9 @@ func (a *Service) load(ctx context.Context, q kernel.RowsQuerier, key string) (*
 	if s.Hosts, err = db.Column[string](ctx, q, `SELECT host FROM site_hosts WHERE site_key = ? ORDER BY host`, key); err != nil {
 		return nil, err
 	}
+	if s.Hosts == nil {
+		s.Hosts = []string{}
+	}
 	site := &kernel.Site{Key: key, Origin: s.Origin}
 	sctx := kernel.WithSite(ctx, site)
 	s.Name = a.SiteName(sctx)
