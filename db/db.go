@@ -39,7 +39,7 @@ type DB struct {
 
 	shape   *siteShape // what the views of another site need (sites.go)
 	stats   dbStats    // for /metrics (stats.go)
-	replica bool    // a read replica's copy: read-only, see replica.go
+	replica bool       // a read replica's copy: read-only, see replica.go
 	// ftsNotes: the schema has listings_fts_stale (set at open, after the
 	// migrations; see fts.go).
 	ftsNotes bool
