@@ -39,8 +39,8 @@ type DB struct {
 
 	stats   dbStats // for /metrics (stats.go)
 	replica bool    // a read replica's copy: read-only, see replica.go
-	// ftsNotes: the schema has listings_fts_stale (set at open, after the
-	// migrations; see fts.go).
+	// ftsNotes: the schema has listings_fts_stale and listing_profiles (set
+	// at open, after the migrations; see fts.go and profiles.go).
 	ftsNotes bool
 }
 
@@ -224,6 +224,10 @@ func (d *DB) Tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		return mapErr(err)
 	}
 	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return mapErr(err)
+	}
+	if _, err := d.rebuildProfiles(ctx, tx, inlineProfiles); err != nil {
 		tx.Rollback()
 		return mapErr(err)
 	}

@@ -141,6 +141,11 @@ func (d *DB) commitGroup(batch []*groupReq) {
 			break
 		}
 	}
+	if !failed {
+		if _, err := d.rebuildProfiles(bg, tx, inlineProfiles); err != nil {
+			failed = true
+		}
+	}
 	if !failed && d.syncFTS(bg, tx) != nil {
 		failed = true // each edit alone finds out whose text it was
 	}

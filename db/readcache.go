@@ -125,14 +125,11 @@ func Cached[T any](ctx context.Context, d *DB, key string, fn func(ctx context.C
 
 // LiveListingJSON is the live listing's public profile encoded as the API
 // serves it, kept encoded in the read cache (its own entry: the hot path
-// never holds the decoded profile as well).
+// never holds the decoded profile as well); a miss reads the ready-made
+// profile (profiles.go).
 func (d *DB) LiveListingJSON(ctx context.Context, slug string) (ops.Encoded, error) {
 	return memo(ctx, d, "listing json "+slug, func(ctx context.Context) (ops.Encoded, error) {
-		l, err := d.GetListingBy(ctx, d.R, "l.slug = ? AND l.status = 'live'", slug)
-		if err != nil {
-			return ops.Encoded{}, err
-		}
-		return ops.Encode(l)
+		return d.liveListingEncoded(ctx, slug)
 	})
 }
 

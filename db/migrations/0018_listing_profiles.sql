@@ -1,0 +1,209 @@
+-- Ready-made public profiles (issue 26). get_listing used to assemble a
+-- profile from a dozen queries per request, and the read cache in front of
+-- it is retired by every write, so on a live directory (votes, sessions,
+-- edits never stop) nearly every read paid the full assembly.
+--
+-- listing_profiles holds each live listing's public profile as the API
+-- serves it (the JSON and its ETag), so a read is one indexed row. It is
+-- never stale: every change to something a profile shows deletes that
+-- listing's row in the same statement (the triggers below) and notes the
+-- listing in listing_profiles_stale; db.rebuildProfiles, run by every write
+-- transaction before it commits (and in the background for big batches),
+-- builds the noted profiles again inside that transaction. A listing
+-- without a row is assembled fresh, as before, so a write that commits
+-- some other way is never served stale either, only slower.
+CREATE TABLE listing_profiles (
+  listing_id INTEGER PRIMARY KEY,
+  slug       TEXT NOT NULL UNIQUE,
+  json       BLOB NOT NULL,
+  etag       TEXT NOT NULL
+);
+
+CREATE TABLE listing_profiles_stale (listing_id INTEGER PRIMARY KEY);
+
+-- Every live listing starts noted; the background rebuild fills the table.
+INSERT INTO listing_profiles_stale(listing_id) SELECT id FROM listings WHERE status = 'live';
+
+-- The listing row: the columns a profile shows (db/profile.go listingCols;
+-- TestProfileTriggerColumns keeps the two lists together).
+CREATE TRIGGER listings_profile_ai AFTER INSERT ON listings BEGIN
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (new.id);
+END;
+
+CREATE TRIGGER listings_profile_au AFTER UPDATE OF id, slug, name, url, tagline, logo_url, votes, views, follows, status,
+  launch_week, launched_at, primary_category_id, short_description, description, features, usps, keywords, tags, stage,
+  pricing_model, pricing_summary, country, city, founded_year, contact_email, domain, plan, socials, not_found,
+  attributes, unlock_story, unlock_milestones, unlock_media, rating_sum, rating_count, domain_rating, demo_video_url,
+  updated_at ON listings BEGIN
+  DELETE FROM listing_profiles WHERE listing_id IN (old.id, new.id);
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (new.id);
+END;
+
+CREATE TRIGGER listings_profile_ad AFTER DELETE ON listings BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.id;
+END;
+
+-- Categories and founders are shown by every listing they belong to.
+CREATE TRIGGER categories_profile_au AFTER UPDATE OF id, slug, name ON categories BEGIN
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id)
+    SELECT listing_id FROM listing_categories WHERE category_id = old.id
+    UNION SELECT id FROM listings WHERE primary_category_id = old.id;
+  DELETE FROM listing_profiles WHERE listing_id IN (SELECT listing_id FROM listing_categories WHERE category_id = old.id
+    UNION SELECT id FROM listings WHERE primary_category_id = old.id);
+END;
+
+CREATE TRIGGER categories_profile_ad AFTER DELETE ON categories BEGIN
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id)
+    SELECT listing_id FROM listing_categories WHERE category_id = old.id
+    UNION SELECT id FROM listings WHERE primary_category_id = old.id;
+  DELETE FROM listing_profiles WHERE listing_id IN (SELECT listing_id FROM listing_categories WHERE category_id = old.id
+    UNION SELECT id FROM listings WHERE primary_category_id = old.id);
+END;
+
+CREATE TRIGGER founders_profile_au AFTER UPDATE OF id, slug, name, title, bio, socials, avatar_url ON founders BEGIN
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) SELECT listing_id FROM listing_founders WHERE founder_id = old.id;
+  DELETE FROM listing_profiles WHERE listing_id IN (SELECT listing_id FROM listing_founders WHERE founder_id = old.id);
+END;
+
+CREATE TRIGGER founders_profile_ad AFTER DELETE ON founders BEGIN
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) SELECT listing_id FROM listing_founders WHERE founder_id = old.id;
+  DELETE FROM listing_profiles WHERE listing_id IN (SELECT listing_id FROM listing_founders WHERE founder_id = old.id);
+END;
+
+-- The listing's own parts.
+CREATE TRIGGER listing_categories_profile_ai AFTER INSERT ON listing_categories BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (new.listing_id);
+END;
+
+CREATE TRIGGER listing_categories_profile_au AFTER UPDATE ON listing_categories BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (old.listing_id);
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (new.listing_id);
+END;
+
+CREATE TRIGGER listing_categories_profile_ad AFTER DELETE ON listing_categories BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (old.listing_id);
+END;
+
+CREATE TRIGGER listing_founders_profile_ai AFTER INSERT ON listing_founders BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (new.listing_id);
+END;
+
+CREATE TRIGGER listing_founders_profile_au AFTER UPDATE ON listing_founders BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (old.listing_id);
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (new.listing_id);
+END;
+
+CREATE TRIGGER listing_founders_profile_ad AFTER DELETE ON listing_founders BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (old.listing_id);
+END;
+
+CREATE TRIGGER faqs_profile_ai AFTER INSERT ON faqs BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (new.listing_id);
+END;
+
+CREATE TRIGGER faqs_profile_au AFTER UPDATE ON faqs BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (old.listing_id);
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (new.listing_id);
+END;
+
+CREATE TRIGGER faqs_profile_ad AFTER DELETE ON faqs BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (old.listing_id);
+END;
+
+CREATE TRIGGER listing_updates_profile_ai AFTER INSERT ON listing_updates BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (new.listing_id);
+END;
+
+CREATE TRIGGER listing_updates_profile_au AFTER UPDATE ON listing_updates BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (old.listing_id);
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (new.listing_id);
+END;
+
+CREATE TRIGGER listing_updates_profile_ad AFTER DELETE ON listing_updates BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (old.listing_id);
+END;
+
+CREATE TRIGGER domain_ratings_profile_ai AFTER INSERT ON domain_ratings BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (new.listing_id);
+END;
+
+CREATE TRIGGER domain_ratings_profile_au AFTER UPDATE ON domain_ratings BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (old.listing_id);
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (new.listing_id);
+END;
+
+CREATE TRIGGER domain_ratings_profile_ad AFTER DELETE ON domain_ratings BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (old.listing_id);
+END;
+
+CREATE TRIGGER stories_profile_ai AFTER INSERT ON stories BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (new.listing_id);
+END;
+
+CREATE TRIGGER stories_profile_au AFTER UPDATE ON stories BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (old.listing_id);
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (new.listing_id);
+END;
+
+CREATE TRIGGER stories_profile_ad AFTER DELETE ON stories BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (old.listing_id);
+END;
+
+CREATE TRIGGER milestones_profile_ai AFTER INSERT ON milestones BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (new.listing_id);
+END;
+
+CREATE TRIGGER milestones_profile_au AFTER UPDATE ON milestones BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (old.listing_id);
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (new.listing_id);
+END;
+
+CREATE TRIGGER milestones_profile_ad AFTER DELETE ON milestones BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (old.listing_id);
+END;
+
+CREATE TRIGGER media_profile_ai AFTER INSERT ON media BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (new.listing_id);
+END;
+
+CREATE TRIGGER media_profile_au AFTER UPDATE ON media BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (old.listing_id);
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (new.listing_id);
+END;
+
+CREATE TRIGGER media_profile_ad AFTER DELETE ON media BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT OR IGNORE INTO listing_profiles_stale(listing_id) VALUES (old.listing_id);
+END;
+

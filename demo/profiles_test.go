@@ -1,0 +1,145 @@
+package demo
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	"launchdir/db"
+	"launchdir/ops"
+)
+
+// The ready-made profile (db/profiles.go, migration 0018) of every live
+// listing is byte for byte a fresh assembly, and stays so after a write to
+// each thing a profile shows: a write through Tx rebuilds it before its
+// commit; a bare statement on the writer removes it (the read assembles
+// fresh) until the rebuild job runs.
+func TestReadyMadeProfileIsFreshAssembly(t *testing.T) {
+	ctx := context.Background()
+	d := openDB(t)
+	if err := Generate(ctx, d, Options{Seed: 1, Now: testNow}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.RebuildStaleProfiles(ctx); err != nil {
+		t.Fatal(err)
+	}
+	slugs, err := db.Column[string](ctx, d.R, `SELECT slug FROM listings WHERE status = 'live' ORDER BY id`)
+	if err != nil || len(slugs) < 100 {
+		t.Fatalf("%d live listings, %v", len(slugs), err)
+	}
+	fresh := func(slug string) []byte {
+		t.Helper()
+		l, err := d.GetListingBy(ctx, d.R, "l.slug = ? AND l.status = 'live'", slug)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(l)
+		return b
+	}
+	// check compares the stored row (which must exist when stored) and
+	// what get_listing serves with a fresh assembly.
+	check := func(slug string, stored bool) []byte {
+		t.Helper()
+		want := fresh(slug)
+		enc, ok, err := d.StoredProfile(ctx, slug)
+		if err != nil || ok != stored {
+			t.Fatalf("%s: stored profile present %v, want %v (%v)", slug, ok, stored, err)
+		}
+		if ok && (!bytes.Equal(enc.JSON, want) || enc.ETag != ops.ETag(want)) {
+			t.Fatalf("%s: ready-made profile differs from a fresh assembly:\n%s\n%s", slug, enc.JSON, want)
+		}
+		served, err := d.LiveListingJSON(ctx, slug)
+		if err != nil || !bytes.Equal(served.JSON, want) || served.ETag != ops.ETag(want) {
+			t.Fatalf("%s: served profile differs from a fresh assembly (%v):\n%s\n%s", slug, err, served.JSON, want)
+		}
+		return want
+	}
+	for _, s := range slugs {
+		check(s, true)
+	}
+	// A listing with every part: a founder, a category, updates, media...
+	var slug string
+	var id, founder, category int64
+	if err := d.R.QueryRow(`SELECT l.id, l.slug, lf.founder_id, l.primary_category_id FROM listings l
+		JOIN listing_founders lf ON lf.listing_id = l.id WHERE l.status = 'live' AND l.primary_category_id IS NOT NULL
+		ORDER BY l.id LIMIT 1`).Scan(&id, &slug, &founder, &category); err != nil {
+		t.Fatal(err)
+	}
+	writes := []struct{ what, sql, shows string }{
+		{"listing tagline", `UPDATE listings SET tagline = 'tagline changed' WHERE id = ?1`, "tagline changed"},
+		{"vote count", `UPDATE listings SET votes = 4242 WHERE id = ?1`, `"votes":4242`},
+		{"founder bio", `UPDATE founders SET bio = 'bio changed' WHERE id = ?2`, "bio changed"},
+		{"category name", `UPDATE categories SET name = 'Renamed category' WHERE id = ?3`, "Renamed category"},
+		{"faq", `INSERT INTO faqs(listing_id, position, question, answer) VALUES (?1, 99, 'Ready-made?', 'Yes.')`, "Ready-made?"},
+		{"update post", `INSERT INTO listing_updates(listing_id, title, body, created_at) VALUES (?1, 'Update posted', 'b', '2030-01-01T00:00:00Z')`, "Update posted"},
+		{"domain rating", `INSERT INTO domain_ratings(listing_id, measured_on, rating, source) VALUES (?1, '2030-01-01', 77, 'x')`, `"rating":77`},
+		{"media", `UPDATE listings SET unlock_media = 1 WHERE id = ?1; INSERT INTO media(listing_id, kind, url, caption, position) VALUES (?1, 'image', 'https://example.com/m.png', 'Media added', 99)`, "Media added"},
+		{"milestone", `UPDATE listings SET unlock_milestones = 1 WHERE id = ?1; INSERT INTO milestones(listing_id, date, title, description, url, created_at) VALUES (?1, '2030-01-01', 'Milestone added', '', '', '2030-01-01')`, "Milestone added"},
+		{"founder removed", `DELETE FROM listing_founders WHERE listing_id = ?1`, `"founders":[]`},
+	}
+	for _, w := range writes {
+		before := check(slug, true)
+		if err := d.Tx(ctx, func(tx *sql.Tx) error {
+			_, err := tx.Exec(w.sql, id, founder, category)
+			return err
+		}); err != nil {
+			t.Fatalf("%s: %v", w.what, err)
+		}
+		after := check(slug, true) // rebuilt by the transaction itself
+		if bytes.Equal(before, after) || !bytes.Contains(after, []byte(w.shows)) {
+			t.Fatalf("%s: the profile does not show the write:\n%s", w.what, after)
+		}
+	}
+	// A bare statement (no Tx, no rebuild) leaves no row: served fresh.
+	if _, err := d.W.Exec(`UPDATE listings SET name = 'Bare statement' WHERE id = ?`, id); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(check(slug, false), []byte("Bare statement")) {
+		t.Fatal("a bare statement on the writer is not served")
+	}
+	if err := d.RebuildStaleProfiles(ctx); err != nil {
+		t.Fatal(err)
+	}
+	check(slug, true)
+	if _, err := d.W.Exec(`UPDATE listings SET status = 'archived' WHERE id = ?`, id); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.RebuildStaleProfiles(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := d.StoredProfile(ctx, slug); ok {
+		t.Fatal("an archived listing keeps a ready-made profile")
+	}
+	if _, err := d.LiveListingJSON(ctx, slug); !db.IsNoRows(err) {
+		t.Fatalf("archived listing served: %v", err)
+	}
+}
+
+// Every listing column a profile shows is one the listings trigger of
+// migration 0018 watches: a column added to the profile but not to the
+// trigger would leave ready-made profiles stale.
+func TestProfileTriggerColumns(t *testing.T) {
+	d := openDB(t)
+	var trig string
+	if err := d.R.QueryRow(`SELECT sql FROM sqlite_master WHERE name = 'listings_profile_au'`).Scan(&trig); err != nil {
+		t.Fatal(err)
+	}
+	watched := map[string]bool{}
+	head := trig[strings.Index(trig, "UPDATE OF")+len("UPDATE OF") : strings.Index(trig, " ON listings")]
+	for _, c := range strings.Split(head, ",") {
+		watched[strings.TrimSpace(c)] = true
+	}
+	cols := regexp.MustCompile(`\bl\.([a-z_]+)`).FindAllStringSubmatch(db.ListingProfileColumns, -1)
+	if len(cols) < 30 {
+		t.Fatalf("only %d profile columns found", len(cols))
+	}
+	for _, c := range cols {
+		if !watched[c[1]] {
+			t.Errorf("profile column %s is not watched by listings_profile_au", c[1])
+		}
+	}
+}
