@@ -265,17 +265,24 @@ func (d *DB) filteredList(ctx context.Context, where []string, args []any, f Sea
 func (d *DB) rankedSearch(ctx context.Context, fts string, where []string, args []any, f SearchFilter) ([]Summary, Total, error) {
 	cond := strings.Join(where, " AND ")
 	// CROSS JOIN keeps the FTS match as the outer loop: a rare word then
-	// costs a few lookups instead of a scan of every live listing.
+	// costs a few lookups instead of a scan of every live listing. When
+	// only the status filters, each match is checked in the small
+	// listings_live_lookup index instead of the wide table rows (migration
+	// 0018): the count of a frequent word was three quarters of its search.
+	l := "listings l"
 	var estimate func(context.Context) (int, error)
-	if len(where) == 1 && !strings.ContainsAny(fts, " *") {
-		estimate = func(ctx context.Context) (int, error) { return d.termEstimate(ctx, fts) }
+	if len(where) == 1 {
+		l = "listings l INDEXED BY listings_live_lookup"
+		if !strings.ContainsAny(fts, " *") {
+			estimate = func(ctx context.Context) (int, error) { return d.termEstimate(ctx, fts) }
+		}
 	}
-	total, err := d.boundedCount(ctx, `SELECT 1 FROM listings_fts CROSS JOIN listings l ON l.id = listings_fts.rowid
+	total, err := d.boundedCount(ctx, `SELECT 1 FROM listings_fts CROSS JOIN `+l+` ON l.id = listings_fts.rowid
 		WHERE listings_fts MATCH ? AND `+cond, append([]any{fts}, args...), estimate)
 	if err != nil || total.N == 0 {
 		return []Summary{}, total, ftsErr(err)
 	}
-	ranked, oldest, err := d.rankCandidates(ctx, fts, cond, args)
+	ranked, oldest, err := d.rankCandidates(ctx, fts, l, cond, args)
 	if err != nil {
 		return nil, Total{}, ftsErr(err)
 	}
@@ -284,7 +291,7 @@ func (d *DB) rankedSearch(ctx context.Context, fts string, where []string, args 
 		ids = ranked[f.Offset:min(len(ranked), f.Offset+f.Limit)]
 	}
 	if rest := f.Limit - len(ids); rest > 0 && oldest > 0 {
-		more, err := d.olderMatches(ctx, fts, cond, args, oldest, max(0, f.Offset-len(ranked)), rest)
+		more, err := d.olderMatches(ctx, fts, l, cond, args, oldest, max(0, f.Offset-len(ranked)), rest)
 		if err != nil {
 			return nil, Total{}, ftsErr(err)
 		}
@@ -314,10 +321,11 @@ func (d *DB) termEstimate(ctx context.Context, fts string) (int, error) {
 // rankCandidates returns the ids of the newest candidates that pass the
 // filters, best bm25 first, and the oldest candidate id when older matches
 // exist (0 otherwise).
-func (d *DB) rankCandidates(ctx context.Context, fts, cond string, args []any) ([]int64, int64, error) {
+// l is the listings table as "listings l", with the index to read it by.
+func (d *DB) rankCandidates(ctx context.Context, fts, l, cond string, args []any) ([]int64, int64, error) {
 	rows, err := d.R.QueryContext(ctx, `WITH m AS (SELECT rowid AS id, bm25(listings_fts, 10.0, 5.0, 1.0, 2.0, 3.0) AS score
 			FROM listings_fts WHERE listings_fts MATCH ? ORDER BY rowid DESC LIMIT ?)
-		SELECT m.id, m.id = (SELECT min(id) FROM m), (SELECT count(*) FROM m) FROM m JOIN listings l ON l.id = m.id WHERE `+cond+`
+		SELECT m.id, m.id = (SELECT min(id) FROM m), (SELECT count(*) FROM m) FROM m JOIN `+l+` ON l.id = m.id WHERE `+cond+`
 		ORDER BY m.score, l.votes DESC, l.id DESC`, append([]any{fts, ftsCandidates}, args...)...)
 	if err != nil {
 		return nil, 0, err
@@ -353,8 +361,8 @@ func (d *DB) rankCandidates(ctx context.Context, fts, cond string, args []any) (
 }
 
 // olderMatches pages through matches older than the ranked candidates.
-func (d *DB) olderMatches(ctx context.Context, fts, cond string, args []any, below int64, offset, limit int) ([]int64, error) {
-	return Column[int64](ctx, d.R, `SELECT l.id FROM listings_fts CROSS JOIN listings l ON l.id = listings_fts.rowid
+func (d *DB) olderMatches(ctx context.Context, fts, l, cond string, args []any, below int64, offset, limit int) ([]int64, error) {
+	return Column[int64](ctx, d.R, `SELECT l.id FROM listings_fts CROSS JOIN `+l+` ON l.id = listings_fts.rowid
 		WHERE listings_fts MATCH ? AND listings_fts.rowid < ? AND `+cond+` ORDER BY listings_fts.rowid DESC LIMIT ? OFFSET ?`,
 		append(append([]any{fts, below}, args...), limit, offset)...)
 }
