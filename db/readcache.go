@@ -61,16 +61,17 @@ func (c *readCache) put(key string, gen uint64, v any) {
 		c.m = map[string]readEntry{}
 	}
 	if len(c.m) >= readCacheMax {
-		for k, e := range c.m { // drop stale entries, else an arbitrary one
-			if e.gen != gen {
-				delete(c.m, k)
-			}
-		}
+		// Drop an eighth of the entries (Go starts each map walk at a
+		// random place): amortized O(1) per put. Walking the whole map for
+		// stale entries on every put cost 18% of the CPU of uncached
+		// profile reads, which miss on every request (issue 26).
+		drop := readCacheMax / 8
 		for k := range c.m {
-			if len(c.m) < readCacheMax {
+			if drop == 0 {
 				break
 			}
 			delete(c.m, k)
+			drop--
 		}
 	}
 	c.m[key] = readEntry{gen, v}
