@@ -309,12 +309,12 @@ const liveOnly = "l.status = 'live'"
 // share of listings that are live. Two index reads, whatever the size.
 func (d *DB) termEstimate(ctx context.Context, fts string) (int, error) {
 	var docs int
-	err := d.R.QueryRowContext(ctx, `SELECT coalesce(sum(doc), 0) FROM listings_vocab WHERE term = ?`, strings.Trim(fts, `"`)).Scan(&docs)
+	err := d.Prepared(d.R).QueryRowContext(ctx, `SELECT coalesce(sum(doc), 0) FROM listings_vocab WHERE term = ?`, strings.Trim(fts, `"`)).Scan(&docs)
 	if err != nil {
 		return 0, err
 	}
 	var live, all int
-	err = d.R.QueryRowContext(ctx, `SELECT coalesce(sum(n) FILTER (WHERE status = 'live'), 0), coalesce(sum(n), 0) FROM listing_status_counts`).Scan(&live, &all)
+	err = d.Prepared(d.R).QueryRowContext(ctx, `SELECT coalesce(sum(n) FILTER (WHERE status = 'live'), 0), coalesce(sum(n), 0) FROM listing_status_counts`).Scan(&live, &all)
 	if err != nil || all == 0 {
 		return 0, err
 	}
@@ -326,7 +326,7 @@ func (d *DB) termEstimate(ctx context.Context, fts string) (int, error) {
 // exist (0 otherwise).
 // l is the listings table as "listings l", with the index to read it by.
 func (d *DB) rankCandidates(ctx context.Context, fts, l, cond string, args []any) ([]int64, int64, error) {
-	rows, err := d.R.QueryContext(ctx, `WITH m AS (SELECT rowid AS id, bm25(listings_fts, 10.0, 5.0, 1.0, 2.0, 3.0) AS score
+	rows, err := d.Prepared(d.R).QueryContext(ctx, `WITH m AS (SELECT rowid AS id, bm25(listings_fts, 10.0, 5.0, 1.0, 2.0, 3.0) AS score
 			FROM listings_fts WHERE listings_fts MATCH ? ORDER BY rowid DESC LIMIT ?)
 		SELECT m.id, m.id = (SELECT min(id) FROM m), (SELECT count(*) FROM m) FROM m JOIN `+l+` ON l.id = m.id WHERE `+cond+`
 		ORDER BY m.score, l.votes DESC, l.id DESC`, append([]any{fts, ftsCandidates}, args...)...)
@@ -357,7 +357,7 @@ func (d *DB) rankCandidates(ctx context.Context, fts, l, cond string, args []any
 		return ids, 0, nil // every match was ranked
 	}
 	if oldest == 0 { // the oldest candidate was filtered out: find its id
-		err = d.R.QueryRowContext(ctx, `SELECT min(id) FROM (SELECT rowid AS id FROM listings_fts WHERE listings_fts MATCH ?
+		err = d.Prepared(d.R).QueryRowContext(ctx, `SELECT min(id) FROM (SELECT rowid AS id FROM listings_fts WHERE listings_fts MATCH ?
 			ORDER BY rowid DESC LIMIT ?)`, fts, ftsCandidates).Scan(&oldest)
 	}
 	return ids, oldest, err
@@ -365,7 +365,7 @@ func (d *DB) rankCandidates(ctx context.Context, fts, l, cond string, args []any
 
 // olderMatches pages through matches older than the ranked candidates.
 func (d *DB) olderMatches(ctx context.Context, fts, l, cond string, args []any, below int64, offset, limit int) ([]int64, error) {
-	return Column[int64](ctx, d.R, `SELECT l.id FROM listings_fts CROSS JOIN `+l+` ON l.id = listings_fts.rowid
+	return Column[int64](ctx, d.Prepared(d.R), `SELECT l.id FROM listings_fts CROSS JOIN `+l+` ON l.id = listings_fts.rowid
 		WHERE listings_fts MATCH ? AND listings_fts.rowid < ? AND `+cond+` ORDER BY listings_fts.rowid DESC LIMIT ? OFFSET ?`,
 		append(append([]any{fts, below}, args...), limit, offset)...)
 }
@@ -381,7 +381,7 @@ func (d *DB) summariesByID(ctx context.Context, ids []int64) ([]Summary, error) 
 	for i, id := range ids {
 		args[i] = id
 	}
-	list, err := querySummaries(ctx, d.R, "SELECT "+summaryCols+summaryFrom+" WHERE l.id IN ("+marks+")", args...)
+	list, err := querySummaries(ctx, d.Prepared(d.R), "SELECT "+summaryCols+summaryFrom+" WHERE l.id IN ("+marks+")", args...)
 	if err != nil {
 		return nil, err
 	}
