@@ -42,6 +42,8 @@ type DB struct {
 	// ftsNotes: the schema has listings_fts_stale and listing_profiles (set
 	// at open, after the migrations; see fts.go and profiles.go).
 	ftsNotes bool
+
+	rebuilder profileRebuilder // ready-made profiles after owner edits (profiles.go)
 }
 
 func dsn(path string, readOnly bool, cacheKB int) string {
@@ -200,6 +202,7 @@ func (d *DB) analyzeIfMissing(ctx context.Context) error {
 
 // Close closes both pools; the writer last so the WAL is checkpointed.
 func (d *DB) Close() error {
+	d.stopRebuilder()
 	d.bg.Wait()
 	var errs []error
 	d.rstmts.close()

@@ -141,11 +141,6 @@ func (d *DB) commitGroup(batch []*groupReq) {
 			break
 		}
 	}
-	if !failed {
-		if _, err := d.rebuildProfiles(bg, tx, inlineProfiles); err != nil {
-			failed = true
-		}
-	}
 	if !failed && d.syncFTS(bg, tx) != nil {
 		failed = true // each edit alone finds out whose text it was
 	}
@@ -164,6 +159,7 @@ func (d *DB) commitGroup(batch []*groupReq) {
 	d.rc.gen.Add(1) // the commit is visible now (see readcache.go)
 	if err == nil {
 		d.partsCommitted()
+		d.kickProfiles() // the edited listings' ready-made profiles (profiles.go)
 	} else {
 		d.partsDropped()
 	}

@@ -3,6 +3,8 @@ package db
 import (
 	"context"
 	"database/sql"
+	"sync"
+	"time"
 
 	"launchdir/ops"
 )
@@ -25,6 +27,61 @@ import (
 // inlineProfiles bounds the profiles one write transaction rebuilds (about
 // 0.3 ms each); a bigger backlog is left to RebuildStaleProfiles.
 const inlineProfiles = 8
+
+// Owner edits (GroupTx) do not rebuild inside their batch: that was a
+// quarter of an owner PATCH. They wake the rebuilder, which builds every
+// noted profile profileDelay later in a transaction of its own (so a
+// stream of edits to a few listings costs one rebuild each per delay).
+const profileDelay = 50 * time.Millisecond
+
+type profileRebuilder struct {
+	once   sync.Once
+	kick   chan struct{}
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// kickProfiles asks the rebuilder (started on first use) for a rebuild.
+func (d *DB) kickProfiles() {
+	p := &d.rebuilder
+	p.once.Do(func() {
+		ctx, cancel := context.WithCancel(context.Background())
+		p.kick, p.cancel, p.done = make(chan struct{}, 1), cancel, make(chan struct{})
+		go d.runRebuilder(ctx)
+	})
+	select {
+	case p.kick <- struct{}{}:
+	default: // a rebuild is pending already
+	}
+}
+
+func (d *DB) runRebuilder(ctx context.Context) {
+	defer close(d.rebuilder.done)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-d.rebuilder.kick:
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(profileDelay):
+		}
+		// An error leaves the notes: the job retries, reads assemble fresh.
+		_ = d.RebuildStaleProfiles(ctx)
+	}
+}
+
+// stopRebuilder ends the rebuilder (Close), waiting for a running rebuild.
+func (d *DB) stopRebuilder() {
+	p := &d.rebuilder
+	p.once.Do(func() {}) // never start it after this
+	if p.cancel != nil {
+		p.cancel()
+		<-p.done
+	}
+}
 
 // profileBatch is the number of profiles one background transaction builds.
 const profileBatch = 250

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"launchdir/db"
 	"launchdir/ops"
@@ -94,6 +95,27 @@ func TestReadyMadeProfileIsFreshAssembly(t *testing.T) {
 			t.Fatalf("%s: the profile does not show the write:\n%s", w.what, after)
 		}
 	}
+	// An owner edit (group commit) leaves the rebuild to the rebuilder:
+	// served fresh at once, ready-made again shortly after.
+	if err := d.GroupTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Exec(`UPDATE listings SET tagline = 'grouped edit' WHERE id = ?`, id)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if served, err := d.LiveListingJSON(ctx, slug); err != nil || !bytes.Equal(served.JSON, fresh(slug)) ||
+		!bytes.Contains(served.JSON, []byte("grouped edit")) {
+		t.Fatalf("after a grouped edit: %v\n%s", err, served.JSON)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, ok, _ := d.StoredProfile(ctx, slug); ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no ready-made profile 5 s after a grouped edit")
+		}
+	}
+	check(slug, true)
 	// A bare statement (no Tx, no rebuild) leaves no row: served fresh.
 	if _, err := d.W.Exec(`UPDATE listings SET name = 'Bare statement' WHERE id = ?`, id); err != nil {
 		t.Fatal(err)
