@@ -278,18 +278,27 @@ func (d *DB) rankedSearch(ctx context.Context, fts string, where []string, args 
 	if cond == liveOnly {
 		l = "listings l INDEXED BY listings_live_ids"
 	}
-	var estimate func(context.Context) (int, error)
-	if len(where) == 1 && !strings.ContainsAny(fts, " *") {
-		estimate = func(ctx context.Context) (int, error) { return d.termEstimate(ctx, fts) }
-	}
-	total, err := d.boundedCount(ctx, `SELECT 1 FROM listings_fts CROSS JOIN `+l+` ON l.id = listings_fts.rowid
-		WHERE listings_fts MATCH `+ftsArg+` AND `+cond, append([]any{fts}, args...), estimate)
-	if err != nil || total.N == 0 {
-		return []Summary{}, total, ftsErr(err)
-	}
 	ranked, oldest, err := d.rankCandidates(ctx, fts, l, cond, args)
 	if err != nil {
 		return nil, Total{}, ftsErr(err)
+	}
+	// When every match was ranked (fewer than ftsCandidates: nearly every
+	// word), the ranked matches that pass the filters are the exact total:
+	// no count query (unless past countCap, where totals are estimates).
+	total := Total{N: len(ranked)}
+	if oldest > 0 || len(ranked) > countCap {
+		var estimate func(context.Context) (int, error)
+		if len(where) == 1 && !strings.ContainsAny(fts, " *") {
+			estimate = func(ctx context.Context) (int, error) { return d.termEstimate(ctx, fts) }
+		}
+		total, err = d.boundedCount(ctx, `SELECT 1 FROM listings_fts CROSS JOIN `+l+` ON l.id = listings_fts.rowid
+			WHERE listings_fts MATCH `+ftsArg+` AND `+cond, append([]any{fts}, args...), estimate)
+		if err != nil {
+			return nil, Total{}, ftsErr(err)
+		}
+	}
+	if total.N == 0 {
+		return []Summary{}, total, nil
 	}
 	var ids []int64
 	if f.Offset < len(ranked) {

@@ -84,7 +84,7 @@ func (d *DB) stopRebuilder() {
 }
 
 // profileBatch is the number of profiles one background transaction builds.
-const profileBatch = 250
+const profileBatch = 100
 
 // StoredProfile is the ready-made profile of the live listing with this
 // slug; ok is false when there is none (not live, unknown, or not rebuilt
