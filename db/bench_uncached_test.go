@@ -156,3 +156,10 @@ func BenchmarkVoteCount(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkUncachedSearchMidWords searches words of 500 to 20,000 matches
+// at 100k listings: the tail of the words row (more matches than are
+// ranked, so their totals are counted).
+func BenchmarkUncachedSearchMidWords(b *testing.B) {
+	benchSearch(b, `SELECT term FROM listings_vocab WHERE doc BETWEEN 500 AND 20000 AND length(term) > 3 AND term GLOB '[a-z]*' ORDER BY random() LIMIT 1000`)
+}

@@ -39,9 +39,12 @@ type DB struct {
 
 	stats   dbStats // for /metrics (stats.go)
 	replica bool    // a read replica's copy: read-only, see replica.go
-	// ftsNotes: the schema has listings_fts_stale and listing_profiles (set
-	// at open, after the migrations; see fts.go and profiles.go).
+	// ftsNotes: the schema has listings_fts_stale (set at open, after the
+	// migrations; see fts.go).
 	ftsNotes bool
+	// profiles: the schema has listing_profiles (set at open, after the
+	// migrations, and on a replica's copy; see profiles.go).
+	profiles bool
 
 	rebuilder profileRebuilder // ready-made profiles after owner edits (profiles.go)
 }

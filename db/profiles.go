@@ -90,7 +90,7 @@ const profileBatch = 100
 // slug; ok is false when there is none (not live, unknown, or not rebuilt
 // since its last change).
 func (d *DB) StoredProfile(ctx context.Context, slug string) (enc ops.Encoded, ok bool, err error) {
-	if !d.ftsNotes { // migrating: the table may not exist yet
+	if !d.profiles { // migrating: the table may not exist yet
 		return ops.Encoded{}, false, nil
 	}
 	err = d.Prepared(d.R).QueryRowContext(ctx, `SELECT json, etag FROM listing_profiles WHERE slug = ?`, slug).Scan(&enc.JSON, &enc.ETag)
@@ -116,7 +116,7 @@ func (d *DB) liveListingEncoded(ctx context.Context, slug string) (ops.Encoded, 
 // rebuildProfiles builds up to limit noted profiles inside tx and reports
 // whether notes are left.
 func (d *DB) rebuildProfiles(ctx context.Context, tx *sql.Tx, limit int) (left bool, err error) {
-	if !d.ftsNotes {
+	if !d.profiles || d.replica {
 		return false, nil
 	}
 	q := d.Prepared(tx)
