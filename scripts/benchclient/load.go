@@ -213,7 +213,7 @@ func sweepOps(api string, slugs, coldSlugs []string, common string, rare, coldWo
 		get(func(i int) string { return api + "/listings?q=" + coldWords[i%len(coldWords)] }, "search uncached"),
 		// Every vocabulary word, the most frequent included (no word twice
 		// in a cell at these rates: the count cache rarely answers either).
-		get(func(i int) string { return api + "/listings?q=" + allWords[i%len(allWords)] }, "search uncached, any word"),
+		get(func(i int) string { return api + "/listings?q=" + allWords[i%len(allWords)] }, "search uncached any word"),
 		get(func(int) string { return api + "/listings?q=" + common }, "search common word"),
 		get(func(i int) string { return api + "/listings?q=" + rare[i%len(rare)] }, "search rare word"),
 		get(func(int) string { return api + "/listings?sort=newest&per_page=20" }, "newest 20 with total"),
@@ -228,7 +228,7 @@ func sweepOps(api string, slugs, coldSlugs []string, common string, rare, coldWo
 			header: http.Header{"Authorization": {"Bearer " + key}, "Content-Type": {"application/json"}}}
 		ops = append(ops, patch)
 		// Mixed: the uncached reads while an owner PATCHes at c=1.
-		for _, name := range []string{"get_listing uncached", "search uncached, any word"} {
+		for _, name := range []string{"get_listing uncached", "search uncached any word"} {
 			for _, op := range ops {
 				if op.name == name {
 					w := patch
