@@ -165,3 +165,36 @@ func TestProfileTriggerColumns(t *testing.T) {
 		}
 	}
 }
+
+// The alternatives total (the category's live count less the listing and
+// its approved alternatives there) is the count of the rows the list
+// pages through, for every listing of the demo directory.
+func TestAlternativesTotalIsExact(t *testing.T) {
+	ctx := context.Background()
+	d := openDB(t)
+	if err := Generate(ctx, d, Options{Seed: 1, Now: testNow}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.W.Exec(`INSERT OR IGNORE INTO alternatives(listing_id, alternative_id, approved)
+		SELECT a.id, b.id, 1 FROM listings a JOIN listings b ON b.primary_category_id = a.primary_category_id AND b.id != a.id
+		WHERE a.id % 7 = 0 AND b.status = 'live' LIMIT 200`); err != nil {
+		t.Fatal(err)
+	}
+	ids, err := db.Column[int64](ctx, d.R, `SELECT id FROM listings ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		var want int
+		if err := d.R.QueryRow(`SELECT (SELECT count(*) FROM alternatives a JOIN listings l ON l.id = a.alternative_id
+			WHERE a.listing_id = ?1 AND a.approved = 1 AND l.status = 'live' AND l.id != ?1)
+			+ (SELECT count(*) FROM listings l WHERE l.primary_category_id = (SELECT primary_category_id FROM listings WHERE id = ?1)
+			AND l.status = 'live' AND l.id != ?1
+			AND l.id NOT IN (SELECT alternative_id FROM alternatives WHERE listing_id = ?1 AND approved = 1))`, id).Scan(&want); err != nil {
+			t.Fatal(err)
+		}
+		if _, got, err := d.Alternatives(ctx, id, 0, 5); err != nil || got != want {
+			t.Fatalf("listing %d: alternatives total %d, want %d (%v)", id, got, want, err)
+		}
+	}
+}
