@@ -15,7 +15,8 @@
 //	digest       the weekly email digest and its archive
 //	owning       an owner's listing, claims             → people
 //	media        images: storage, uploads, social cards
-//	commerce     products, orders, VAT, promos, invoices
+//	commerce     products, orders, promos, invoices     → vat
+//	vat          EU VAT rates, number checks, a sale's treatment
 //	people       accounts, sessions, votes, follows, reviews
 //	catalog      public reads, weeks, boards, awards, badges
 //	kernel       Kernel, paging, errors, settings, outbox, notifications, idempotency, jobs
@@ -37,6 +38,7 @@ import (
 	"launchdir/app/media"
 	"launchdir/app/owning"
 	"launchdir/app/people"
+	"launchdir/app/vat"
 	"launchdir/app/webhooks"
 	"launchdir/db"
 	"launchdir/ops"
@@ -54,7 +56,9 @@ type App struct {
 	Media    *media.Service
 	Drafting *drafting.Service
 	Commerce *commerce.Service
-	Admin    *admin.Service
+	// VAT: rates, number checks and the treatment of a sale (under commerce).
+	VAT   *vat.Service
+	Admin *admin.Service
 	// Conversation: comments, maker replies, notification settings.
 	Conversation *conversation.Service
 	// Webhooks: outbound events to owners' and the site team's endpoints.
@@ -74,7 +78,8 @@ func New(d *db.DB, cfg kernel.Config, log *slog.Logger) (*App, error) {
 	a.Owning = owning.New(k, a.People)
 	a.Media = media.New(k)
 	a.Drafting = drafting.New(k, a.Owning, a.Media)
-	a.Commerce = commerce.New(k)
+	a.VAT = vat.New(log)
+	a.Commerce = commerce.New(k, a.VAT)
 	a.Admin = admin.New(k, a.People, a.Commerce, a.Media)
 	a.Conversation = conversation.New(k)
 	a.Webhooks = webhooks.New(k)

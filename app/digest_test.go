@@ -73,7 +73,7 @@ func TestWeeklyDigestDoubleOptIn(t *testing.T) {
 	}
 	var subject, body, headers string
 	e.DB.R.QueryRow(`SELECT subject, body, headers FROM outbox WHERE kind = 'digest'`).Scan(&subject, &body, &headers)
-	if subject != "Test Directory weekly: the week of 16 November 2026" || !strings.Contains(body, "QuickBase (") ||
+	if subject != "Test Directory weekly: the week of 16 Nov 2026" || !strings.Contains(body, "QuickBase (") ||
 		!strings.Contains(body, "/digests/2026-11-16") || !strings.Contains(headers, "One-Click") {
 		t.Fatalf("digest: %s\n%s\n%s", subject, body, headers)
 	}

@@ -18,7 +18,8 @@ var allowedImports = map[string][]string{
 	"app/kernel":   {"db", "ops"},
 	"app/catalog":  {"app/kernel", "db", "ops"},
 	"app/people":   {"app/kernel", "db", "ops"},
-	"app/commerce": {"app/kernel", "db", "ops"},
+	"app/vat":      {"ops"},
+	"app/commerce": {"app/kernel", "app/vat", "db", "ops"},
 	"app/owning":   {"app/kernel", "app/people", "db", "ops"},
 	// conversation reads people's and owners' tables in its own
 	// transactions; it needs no other domain's rules (see its package doc).
@@ -29,7 +30,7 @@ var allowedImports = map[string][]string{
 	"app/media":    {"app/kernel", "db", "ops"},
 	"app/drafting": {"app/kernel", "app/owning", "app/media", "crawl", "db", "ops"},
 	"app/admin":    {"app/kernel", "app/people", "app/owning", "app/commerce", "app/media", "db", "ops"},
-	"app": {"app/kernel", "app/catalog", "app/people", "app/commerce", "app/owning", "app/drafting", "app/admin", "app/media", "app/conversation", "app/webhooks", "app/digest",
+	"app": {"app/kernel", "app/catalog", "app/people", "app/commerce", "app/owning", "app/drafting", "app/admin", "app/media", "app/vat", "app/conversation", "app/webhooks", "app/digest",
 		"db", "ops"},
 }
 

@@ -12,12 +12,12 @@ import (
 
 	"launchdir/apitest"
 	"launchdir/app"
-	"launchdir/app/commerce"
+	"launchdir/app/vat"
 )
 
 func TestEUVATTable(t *testing.T) {
 	members := "AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE"
-	rates := commerce.EUVATRates()
+	rates := vat.EUVATRates()
 	var got []string
 	for c := range rates {
 		got = append(got, c)
@@ -33,13 +33,13 @@ func TestEUVATTable(t *testing.T) {
 			t.Errorf("%s: %d basis points, want %d", c, rates[c], bp)
 		}
 	}
-	if commerce.VATRatesAsOf == "" {
+	if vat.VATRatesAsOf == "" {
 		t.Error("the table has no date")
 	}
 }
 
 func TestFormatValidator(t *testing.T) {
-	v := commerce.FormatValidator{}
+	v := vat.FormatValidator{}
 	for _, c := range []struct {
 		country, number string
 		valid           bool
@@ -91,7 +91,7 @@ func TestVIESValidator(t *testing.T) {
 		}
 		return 200, `{"valid":false}`
 	})
-	v := &commerce.VIESValidator{URL: srv.URL}
+	v := &vat.VIESValidator{URL: srv.URL}
 	ctx := context.Background()
 	chk, err := v.Validate(ctx, "GR", "123456789")
 	if err != nil || !chk.Valid || chk.Source != "vies" || chk.Name != "ACME AE" {
@@ -125,7 +125,7 @@ func TestQuoteWithVIES(t *testing.T) {
 		}
 		return 200, `{"valid":false}`
 	})
-	e := apitest.New(t, apitest.Options{Fixture: true, Setup: func(a *app.App) { a.Commerce.SetVATValidator(&commerce.VIESValidator{URL: srv.URL}) }})
+	e := apitest.New(t, apitest.Options{Fixture: true, Setup: func(a *app.App) { a.VAT.SetValidator(&vat.VIESValidator{URL: srv.URL}) }})
 	owner := apitest.Bearer(e.APIKey("owner@example.com"))
 	body := func(vat string) map[string]any {
 		return map[string]any{"items": []any{map[string]any{"product": "ai_review", "listing_id": 1}}, "billing_country": "DE", "vat_number": vat}

@@ -20,6 +20,7 @@ var commands = map[string]func(args []string, stdout io.Writer) error{
 	"seed": seedCmd, "backup": backupCmd, "restore": restoreCmd,
 	"apikey": apikeyCmd, "user": userCmd, "openapi": openapiCmd,
 	"price": priceCmd, "promo": promoCmd, "order": orderCmd,
+	"healthcheck": healthcheckCmd,
 }
 
 // Run dispatches subcommands; no subcommand (or "serve") serves. -h,
@@ -48,7 +49,7 @@ func Run(args []string, stdout, stderr io.Writer) error {
 	case commands[cmd] != nil:
 		err = commands[cmd](rest, stdout)
 	default:
-		return fmt.Errorf("unknown command %q (commands: serve, seed, backup, restore, apikey, user, price, promo, order, openapi, version, help)", cmd)
+		return fmt.Errorf("unknown command %q (commands: serve, seed, backup, restore, apikey, user, price, promo, order, openapi, healthcheck, version, help)", cmd)
 	}
 	var h *server.HelpError
 	if errors.As(err, &h) {
@@ -118,7 +119,7 @@ launchdir user password -email E -password-stdin -db PATH
 launchdir user promote|demote -email E -db PATH
 launchdir user list -db PATH
 launchdir openapi [-base-url URL]                 print the OpenAPI document
-` + orderUsage + backupUsage + `launchdir version (or -version)                  version, commit, build date, Go version
+` + orderUsage + backupUsage + healthcheckUsage + `launchdir version (or -version)                  version, commit, build date, Go version
 launchdir help [COMMAND]                         this text, or one command's flags
 Every flag can also be set as LAUNCHDIR_<NAME> (e.g. LAUNCHDIR_DB, LAUNCHDIR_BASE_URL).
 `

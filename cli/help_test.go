@@ -1,7 +1,8 @@
 package cli
 
 import (
-		"os"
+	"net"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -117,5 +118,24 @@ func TestBinaryHelpAndVersionExitZero(t *testing.T) {
 		t.Fatal("-bogus exited 0")
 	} else if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
 		t.Fatalf("-bogus: %v", err)
+	}
+}
+
+// healthcheck exits 0 against a healthy server (a wildcard listen address
+// is asked on loopback) and fails when nothing answers or /readyz says no.
+func TestHealthcheck(t *testing.T) {
+	c := startChild(t, "-db", filepath.Join(t.TempDir(), "h.db"), "-demo=false")
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(c.base, "http://"))
+	for _, args := range [][]string{{"-addr", "127.0.0.1:" + port}, {"-addr", "0.0.0.0:" + port, "-ready"}, {"-addr", ":" + port}} {
+		out, err := runCmd(t, append([]string{"healthcheck"}, args...)...)
+		if err != nil || !strings.Contains(out, `"status"`) {
+			t.Fatalf("%v: %v %q", args, err, out)
+		}
+	}
+	if _, err := runCmd(t, "healthcheck", "-addr", freeAddr(t), "-timeout", "1s"); err == nil {
+		t.Fatal("healthy with nothing listening")
+	}
+	if _, err := runCmd(t, "healthcheck", "-addr", "nope"); err == nil {
+		t.Fatal("bad -addr accepted")
 	}
 }

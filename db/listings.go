@@ -32,6 +32,9 @@ type Summary struct {
 	Category   *CategoryRef `json:"primary_category"`
 	Rank       int          `json:"rank,omitempty" doc:"Week lists only: the place in that week's ranking (votes in the week, ties to the older listing)."`
 	WeekVotes  *int64       `json:"week_votes,omitempty" doc:"Week lists only: counted votes cast in that launch week, which the ranking follows."`
+	// Card holds what the website adds to a card for one page view (its vote
+	// button, thumbnail); never serialised.
+	Card any `json:"-"`
 }
 
 // summaryCols selects a Summary from listings l joined with categories c.

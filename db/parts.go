@@ -31,6 +31,7 @@ type profileParts struct {
 	founders     []FounderRef
 	faqs         []FAQ
 	updates      []Update
+	interview    []InterviewAnswer
 	domainRating DomainRating
 	story        *Story
 	milestones   []Milestone
@@ -98,7 +99,7 @@ func (d *DB) GetOwnerListingInEdit(ctx context.Context, q Queries, id int64) (*L
 		if err := d.loadProfileParts(ctx, q, l, in.dr, in.uStory, in.uMile, in.uMedia, true); err != nil {
 			return err
 		}
-		p = &profileParts{epoch: ep, inputs: in, categories: l.Categories, founders: l.Founders, faqs: l.FAQs, updates: l.LatestUpdates,
+		p = &profileParts{epoch: ep, inputs: in, categories: l.Categories, founders: l.Founders, faqs: l.FAQs, updates: l.LatestUpdates, interview: l.Interview,
 			domainRating: l.DomainRating, story: l.Story, milestones: l.Milestones, media: l.Media, unlocked: l.UnlockedSections}
 		c.mu.Lock()
 		if c.pending == nil {
@@ -112,7 +113,7 @@ func (d *DB) GetOwnerListingInEdit(ctx context.Context, q Queries, id int64) (*L
 
 // apply shares the kept rows with l (they are only read: encoded to JSON).
 func (p *profileParts) apply(l *Listing) {
-	l.Categories, l.Founders, l.FAQs, l.LatestUpdates = p.categories, p.founders, p.faqs, p.updates
+	l.Categories, l.Founders, l.FAQs, l.LatestUpdates, l.Interview = p.categories, p.founders, p.faqs, p.updates, p.interview
 	l.DomainRating, l.Story, l.Milestones, l.Media, l.UnlockedSections = p.domainRating, p.story, p.milestones, p.media, p.unlocked
 }
 

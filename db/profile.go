@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"database/sql"
+	"strings"
 	"sync"
 )
 
@@ -52,6 +53,61 @@ type Story struct {
 	Lessons      string `json:"lessons"`
 	WhatsNext    string `json:"whats_next"`
 	UpdatedAt    string `json:"updated_at,omitempty"`
+}
+
+// HasText says whether any section of the story has text (a story row can
+// exist with every section empty: no heading is shown for it).
+func (s *Story) HasText() bool {
+	if s == nil {
+		return false
+	}
+	for _, v := range []string{s.Title, s.Story, s.WhyStarted, s.Problem, s.Journey, s.Challenges, s.Achievements, s.Lessons, s.WhatsNext} {
+		if strings.TrimSpace(v) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// InterviewAnswer is one published answer of the founder interview.
+type InterviewAnswer struct {
+	Question string `json:"question"`
+	Answer   string `json:"answer"`
+}
+
+// interviewOf reads the published interview answers of a person (answers
+// belong to the person): non-empty ones, in the questions' order.
+func interviewOf(ctx context.Context, q querier, userID int64) ([]InterviewAnswer, error) {
+	out := []InterviewAnswer{}
+	if userID == 0 {
+		return out, nil
+	}
+	rows, err := q.QueryContext(ctx, `SELECT iq.question, a.answer FROM interview_answers a JOIN interview_questions iq ON iq.id = a.question_id
+		WHERE a.user_id = ? AND trim(a.answer) != '' ORDER BY iq.position, iq.id`, userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var ia InterviewAnswer
+		if err := rows.Scan(&ia.Question, &ia.Answer); err != nil {
+			return nil, err
+		}
+		out = append(out, ia)
+	}
+	return out, rows.Err()
+}
+
+// listingInterview is the interview of the listing's owner (who submitted
+// it, or the verified claimant): the person who speaks for the product.
+func listingInterview(ctx context.Context, q querier, listingID int64) ([]InterviewAnswer, error) {
+	var uid int64
+	err := q.QueryRowContext(ctx, `SELECT user_id FROM listing_owners WHERE listing_id = ? AND role IN ('owner','claimed')
+		ORDER BY role = 'claimed', created_at, user_id LIMIT 1`, listingID).Scan(&uid)
+	if err != nil && !IsNoRows(err) {
+		return nil, err
+	}
+	return interviewOf(ctx, q, uid)
 }
 
 // Media is an image or video of a listing (a paid section).
@@ -108,6 +164,7 @@ type Listing struct {
 	FAQs             []FAQ             `json:"faqs"`
 	Socials          Socials           `json:"socials"`
 	LatestUpdates    []Update          `json:"latest_updates"`
+	Interview        []InterviewAnswer `json:"interview" doc:"The owner's published answers to the founder interview (list_interview_questions), in the questions' order."`
 	Rating           Rating            `json:"community_rating"`
 	DomainRating     DomainRating      `json:"domain_rating"`
 	Links            map[string]string `json:"links"`
@@ -203,6 +260,9 @@ func (d *DB) loadProfileParts(ctx context.Context, q querier, l *Listing, dr sql
 		return err
 	}
 	if l.LatestUpdates, err = listingUpdates(ctx, q, l.ID, 5); err != nil {
+		return err
+	}
+	if l.Interview, err = listingInterview(ctx, q, l.ID); err != nil {
 		return err
 	}
 	if l.DomainRating, err = domainRating(ctx, q, l.ID, dr); err != nil {

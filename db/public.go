@@ -147,13 +147,14 @@ type Category struct {
 	LiveCount     int64      `json:"live_count"`
 	Attributes    []string   `json:"attributes"`
 	Parent        string     `json:"parent,omitempty"`
+	ParentName    string     `json:"parent_name,omitempty" doc:"The parent category's name (subcategories only)."`
 	Subcategories []Category `json:"subcategories"`
 }
 
 // Categories returns the whole tree; live_count of a parent includes its subcategories.
 func (d *DB) Categories(ctx context.Context) ([]Category, error) {
 	rows, err := d.R.QueryContext(ctx, `SELECT c.id, coalesce(c.parent_id,0), c.slug, c.name, c.description, c.live_count,
-		c.attributes, coalesce(p.slug,'') FROM categories c LEFT JOIN categories p ON p.id = c.parent_id ORDER BY c.position, c.name`)
+		c.attributes, coalesce(p.slug,''), coalesce(p.name,'') FROM categories c LEFT JOIN categories p ON p.id = c.parent_id ORDER BY c.position, c.name`)
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +163,7 @@ func (d *DB) Categories(ctx context.Context) ([]Category, error) {
 	for rows.Next() {
 		var c Category
 		var at string
-		if err := rows.Scan(&c.ID, &c.ParentID, &c.Slug, &c.Name, &c.Description, &c.LiveCount, &at, &c.Parent); err != nil {
+		if err := rows.Scan(&c.ID, &c.ParentID, &c.Slug, &c.Name, &c.Description, &c.LiveCount, &at, &c.Parent, &c.ParentName); err != nil {
 			return nil, err
 		}
 		c.Attributes = orEmpty(decodeJSON[[]string](at))
@@ -351,15 +352,17 @@ func (d *DB) Board(ctx context.Context, metric, value, from string, offset int, 
 
 // Founder is a founder profile.
 type Founder struct {
-	ID        int64          `json:"-"`
-	Slug      string         `json:"slug"`
-	Name      string         `json:"name"`
-	Title     string         `json:"title"`
-	Bio       string         `json:"bio"`
-	Country   string         `json:"country"`
-	Socials   Socials        `json:"socials"`
-	Companies []Summary      `json:"companies,omitempty"`
-	Stories   []FounderStory `json:"stories,omitempty"`
+	ID        int64             `json:"-"`
+	Slug      string            `json:"slug"`
+	Name      string            `json:"name"`
+	Title     string            `json:"title"`
+	Bio       string            `json:"bio"`
+	Country   string            `json:"country"`
+	Socials   Socials           `json:"socials"`
+	AvatarURL string            `json:"avatar_url,omitempty" format:"uri" doc:"The founder's picture, an image of this site."`
+	Companies []Summary         `json:"companies,omitempty"`
+	Stories   []FounderStory    `json:"stories,omitempty"`
+	Interview []InterviewAnswer `json:"interview,omitempty" doc:"Their published answers to the founder interview, when the profile is their account's."`
 }
 
 // FounderStory is a story a founder told on one of their listings.
@@ -391,7 +394,7 @@ func (d *DB) Founders(ctx context.Context, q, country string, offset, limit int)
 	if err != nil {
 		return nil, Total{}, err
 	}
-	rows, err := d.R.QueryContext(ctx, `SELECT f.id, f.slug, f.name, f.title, f.bio, f.country, f.socials FROM founders f
+	rows, err := d.R.QueryContext(ctx, `SELECT f.id, f.slug, f.name, f.title, f.bio, f.country, f.socials, f.avatar_url FROM founders f
 		WHERE `+cond+` ORDER BY f.name COLLATE NOCASE, f.id LIMIT ? OFFSET ?`, append(args, limit, offset)...)
 	if err != nil {
 		return nil, Total{}, err
@@ -411,7 +414,7 @@ func (d *DB) Founders(ctx context.Context, q, country string, offset, limit int)
 func scanFounder(sc interface{ Scan(...any) error }) (Founder, error) {
 	var f Founder
 	var soc string
-	err := sc.Scan(&f.ID, &f.Slug, &f.Name, &f.Title, &f.Bio, &f.Country, &soc)
+	err := sc.Scan(&f.ID, &f.Slug, &f.Name, &f.Title, &f.Bio, &f.Country, &soc, &f.AvatarURL)
 	f.Socials = orEmptyMap(decodeJSON[map[string]string](soc))
 	return f, err
 }
@@ -422,7 +425,7 @@ func likeEscape(s string) string {
 
 // FounderBySlug returns a founder with live companies and unlocked stories.
 func (d *DB) FounderBySlug(ctx context.Context, slug string) (*Founder, error) {
-	f, err := scanFounder(d.R.QueryRowContext(ctx, `SELECT id, slug, name, title, bio, country, socials FROM founders WHERE slug = ?`, slug))
+	f, err := scanFounder(d.R.QueryRowContext(ctx, `SELECT id, slug, name, title, bio, country, socials, avatar_url FROM founders WHERE slug = ?`, slug))
 	if err != nil {
 		return nil, err
 	}
@@ -432,6 +435,13 @@ func (d *DB) FounderBySlug(ctx context.Context, slug string) (*Founder, error) {
 	}
 	if len(f.Companies) == 0 {
 		return nil, sql.ErrNoRows
+	}
+	var uid sql.NullInt64
+	if err := d.R.QueryRowContext(ctx, `SELECT user_id FROM founders WHERE id = ?`, f.ID).Scan(&uid); err != nil {
+		return nil, err
+	}
+	if f.Interview, err = interviewOf(ctx, d.R, uid.Int64); err != nil {
+		return nil, err
 	}
 	f.Stories = []FounderStory{}
 	for _, c := range f.Companies {

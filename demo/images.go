@@ -12,6 +12,7 @@ import (
 	lmedia "launchdir/app/media"
 
 	"golang.org/x/image/draw"
+	"golang.org/x/image/vector"
 )
 
 // The demo's images (issue 21), drawn in Go from each listing's and
@@ -105,10 +106,87 @@ func seedOf(s string) uint32 {
 	return h.Sum32()
 }
 
-// demoLogo is a letter on a shape: the shape (rounded square, circle or
-// squircle) and colour come from the slug.
+// demoLogo is a small geometric mark in the slug's colours: one of six
+// motifs (disc with the initial, overlapping discs, peak, stacked bars,
+// diamond with the initial, ring) on a light tile, so the cards look like
+// a directory of different products rather than a column of letters.
 func demoLogo(name, slug string) image.Image {
-	return lmedia.LetterTile(lmedia.Initial(name), slug, demoLogoSize)
+	const n = demoLogoSize
+	img := image.NewRGBA(image.Rect(0, 0, n, n))
+	c1 := lmedia.SeedColor(slug)
+	c2 := lmedia.SeedColor(slug + "second")
+	bg := color.RGBA{uint8(235 + int(c1.R)/17), uint8(235 + int(c1.G)/17), uint8(235 + int(c1.B)/17), 255}
+	draw.Draw(img, img.Bounds(), image.NewUniform(bg), image.Point{}, draw.Src)
+	f := float32(n)
+	shape := func(c color.Color, path func(z *vector.Rasterizer)) {
+		z := vector.NewRasterizer(n, n)
+		path(z)
+		z.Draw(img, img.Bounds(), image.NewUniform(c), image.Point{})
+	}
+	letter := func() { lmedia.DrawCentred(img, lmedia.Initial(name), float64(n)*0.42, color.White) }
+	switch seedOf(slug) % 6 {
+	case 0:
+		shape(c1, func(z *vector.Rasterizer) { disc(z, f/2, f/2, f*0.36) })
+		letter()
+	case 1:
+		shape(c1, func(z *vector.Rasterizer) { disc(z, f*0.4, f/2, f*0.26) })
+		shape(color.RGBA{c2.R, c2.G, c2.B, 200}, func(z *vector.Rasterizer) { disc(z, f*0.6, f/2, f*0.26) })
+	case 2:
+		shape(c1, func(z *vector.Rasterizer) {
+			z.MoveTo(f*0.5, f*0.2)
+			z.LineTo(f*0.84, f*0.78)
+			z.LineTo(f*0.16, f*0.78)
+			z.ClosePath()
+		})
+		shape(c2, func(z *vector.Rasterizer) {
+			z.MoveTo(f*0.66, f*0.46)
+			z.LineTo(f*0.84, f*0.78)
+			z.LineTo(f*0.48, f*0.78)
+			z.ClosePath()
+		})
+	case 3:
+		for i, w := range []float32{0.64, 0.5, 0.36} {
+			c := c1
+			if i == 1 {
+				c = c2
+			}
+			y := f * (0.26 + float32(i)*0.18)
+			shape(c, func(z *vector.Rasterizer) { rect(z, f*0.18, y, f*w, f*0.12) })
+		}
+	case 4:
+		shape(c1, func(z *vector.Rasterizer) {
+			z.MoveTo(f*0.5, f*0.12)
+			z.LineTo(f*0.88, f*0.5)
+			z.LineTo(f*0.5, f*0.88)
+			z.LineTo(f*0.12, f*0.5)
+			z.ClosePath()
+		})
+		letter()
+	default:
+		shape(c1, func(z *vector.Rasterizer) { disc(z, f/2, f/2, f*0.36) })
+		shape(bg, func(z *vector.Rasterizer) { disc(z, f/2, f/2, f*0.2) })
+		shape(c2, func(z *vector.Rasterizer) { disc(z, f/2, f/2, f*0.1) })
+	}
+	return img
+}
+
+// disc adds a circle to z (four cubic arcs).
+func disc(z *vector.Rasterizer, cx, cy, r float32) {
+	k := r * 0.5523
+	z.MoveTo(cx+r, cy)
+	z.CubeTo(cx+r, cy+k, cx+k, cy+r, cx, cy+r)
+	z.CubeTo(cx-k, cy+r, cx-r, cy+k, cx-r, cy)
+	z.CubeTo(cx-r, cy-k, cx-k, cy-r, cx, cy-r)
+	z.CubeTo(cx+k, cy-r, cx+r, cy-k, cx+r, cy)
+	z.ClosePath()
+}
+
+func rect(z *vector.Rasterizer, x, y, w, h float32) {
+	z.MoveTo(x, y)
+	z.LineTo(x+w, y)
+	z.LineTo(x+w, y+h)
+	z.LineTo(x, y+h)
+	z.ClosePath()
 }
 
 // demoAvatar is the founder's initials on a circle.

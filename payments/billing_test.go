@@ -84,7 +84,7 @@ func TestCheckoutBillingCountryRepricesBeforePayment(t *testing.T) {
 	}
 	// After payment: a human date, a way back to the listing; no re-pricing.
 	_, page = b.get(u)
-	if !strings.Contains(page, "18 November 2026, 12:00 UTC") || strings.Contains(strings.ReplaceAll(page, `datetime="2026-11-18T12:00:00Z"`, ""), "2026-11-18T12:00:00Z") {
+	if !strings.Contains(page, "18 Nov 2026, 12:00 UTC") || strings.Contains(strings.ReplaceAll(page, `datetime="2026-11-18T12:00:00Z"`, ""), "2026-11-18T12:00:00Z") {
 		t.Errorf("paid page date: %s", page)
 	}
 	if !strings.Contains(page, `href="`+e.URL+`/listings/quickbase"`) || !strings.Contains(page, `href="`+e.URL+`/"`) {

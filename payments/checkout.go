@@ -15,6 +15,7 @@ import (
 
 	"launchdir/app"
 	"launchdir/app/commerce"
+	"launchdir/app/kernel"
 	"launchdir/ops"
 	"launchdir/site/layout"
 
@@ -287,7 +288,7 @@ func (c *CheckoutPage) data(o *commerce.Order) pageData {
 		Payable: o.Status == "pending", Stripe: o.Provider == "stripe", Home: c.App.Cfg.BaseURL + "/",
 		FormCountry: o.VAT.Country, FormVATNumber: o.VAT.VATNumber}
 	if o.PaidAt != nil {
-		d.PaidOn = commerce.HumanTime(*o.PaidAt)
+		d.PaidOn = kernel.HumanTime(*o.PaidAt)
 	}
 	if links, err := c.App.Commerce.OrderListings(context.Background(), o); err == nil {
 		d.Listings = links

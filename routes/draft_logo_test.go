@@ -49,4 +49,14 @@ func TestDraftLogoArrivesOnListing(t *testing.T) {
 	if got := e.Do("GET", "/api/v1/drafts/"+d2.ID, nil, e.owner...).JSON(); got["logo"] != nil {
 		t.Errorf("an SVG logo was kept: %v", got["logo"])
 	}
+
+	// forgeci's logo is an SVG too, but the site has the conventional
+	// apple-touch-icon: the drafter falls back to it, evidence the home page.
+	iconSite := testsite.Serve(t, "forgeci", nil)
+	iconSite.Overrides["/apple-touch-icon.png"] = func(w http.ResponseWriter, r *http.Request) { w.Write(apitest.PNG(180, 180)) }
+	d3 := e.wait(t, e.submit(t, iconSite.URL+"/").ID)
+	got = e.Do("GET", "/api/v1/drafts/"+d3.ID, nil, e.owner...).JSON()
+	if l, _ := got["logo"].(map[string]any); l == nil || l["source"] != iconSite.URL+"/apple-touch-icon.png" || !strings.HasPrefix(l["page"].(string), iconSite.URL) {
+		t.Errorf("fallback icon: %v", got["logo"])
+	}
 }

@@ -43,6 +43,8 @@ var tagInfo = []struct{ name, desc string }{
 	{"listings", "Your listings: edit, updates, milestones, story, free launch."},
 	{"claims", "Claim an existing listing by DNS, meta tag, file or email."},
 	{"orders", "Products, quotes and hosted checkout."},
+	{"comments", "Questions and answers on listings: comments, maker replies, the pinned maker's comment, notification settings."},
+	{"webhooks", "Outbound webhooks (Standard Webhooks): endpoints, events, deliveries, redelivery and secret rotation."},
 }
 
 // OpenAPI builds the OpenAPI 3.1 document from the operations table. Every
@@ -120,12 +122,13 @@ func headerDocs() map[string]any {
 	}
 	str, integer := map[string]any{"type": "string"}, map[string]any{"type": "integer", "minimum": 0}
 	return map[string]any{
-		"ETag":                always("Strong validator of the body; send it back in If-None-Match to get 304.", str),
+		"ETag":                always("Validator of the body (weak, W/\"…\", when the body is sent compressed); send it back in If-None-Match to get 304.", str),
 		"Cache-Control":       always("public, max-age=30 on anonymous public reads; private, no-cache on signed-in reads; no-store otherwise.", str),
 		"RateLimit-Limit":     h("Requests allowed in the current window (burst), per client address.", integer),
 		"RateLimit-Remaining": h("Requests left in the current window.", integer),
 		"RateLimit-Reset":     h("Seconds until the window is full again.", integer),
 		"RateLimit-Policy":    h("The limit policy, e.g. 40;w=2.", str),
+		"X-Request-Id":        h("This request's id (yours when you sent a short X-Request-Id of letters, digits and -_.:); problem bodies repeat it as request_id and the server's access log carries it.", str),
 		"Retry-After":         always("Seconds to wait before retrying.", integer),
 		"Idempotent-Replayed": h("true when this is the stored response of an earlier request with the same Idempotency-Key.", map[string]any{"type": "string", "enum": []string{"true"}}),
 		"WWW-Authenticate":    always("Bearer challenge (RFC 6750): error=invalid_token for a bad credential, error=insufficient_scope with the scope needed.", str),
@@ -139,7 +142,7 @@ func hdr(name string) map[string]any { return map[string]any{"$ref": "#/componen
 
 func rateHeaders() map[string]any {
 	return map[string]any{"RateLimit-Limit": hdr("RateLimit-Limit"), "RateLimit-Remaining": hdr("RateLimit-Remaining"),
-		"RateLimit-Reset": hdr("RateLimit-Reset"), "RateLimit-Policy": hdr("RateLimit-Policy")}
+		"RateLimit-Reset": hdr("RateLimit-Reset"), "RateLimit-Policy": hdr("RateLimit-Policy"), "X-Request-Id": hdr("X-Request-Id")}
 }
 
 // problemStatuses: response name, HTTP status, description, extra headers.

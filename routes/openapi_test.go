@@ -172,3 +172,32 @@ func schemaEqual(a, b any) bool {
 	jb, _ := json.Marshal(b)
 	return string(ja) == string(jb)
 }
+
+// Every operation's tag is one of the document's declared tags (Spectral's
+// operation-tag-defined), so a domain that adds a tag declares it here.
+func TestOpenAPITagsDeclared(t *testing.T) {
+	e := apitest.New(t, apitest.Options{})
+	var doc struct {
+		Tags  []struct{ Name string } `json:"tags"`
+		Paths map[string]map[string]struct {
+			OperationID string   `json:"operationId"`
+			Tags        []string `json:"tags"`
+		} `json:"paths"`
+	}
+	if err := json.Unmarshal(e.Do("GET", "/api/v1/openapi.json", nil).Body, &doc); err != nil {
+		t.Fatal(err)
+	}
+	declared := map[string]bool{}
+	for _, tg := range doc.Tags {
+		declared[tg.Name] = true
+	}
+	for p, methods := range doc.Paths {
+		for m, op := range methods {
+			for _, tg := range op.Tags {
+				if !declared[tg] {
+					t.Errorf("%s %s (%s) has tag %q, not declared in the document's tags", m, p, op.OperationID, tg)
+				}
+			}
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"launchdir/apitest"
+	"launchdir/site"
 )
 
 func (e *ownerEnv) scalar(t *testing.T, q string, args ...any) string {
@@ -58,7 +59,7 @@ func TestEditAndDeleteUpdates(t *testing.T) {
 	id := int64(r.JSON()["update"].(map[string]any)["id"].(float64))
 	p := fmt.Sprintf("/api/v1/me/listings/1/updates/%d", id)
 	runScenarios(t, e.Env, []scenario{
-		{name: "title only", method: "PATCH", path: p, body: map[string]any{"title": "v2.0 is out"}, status: 200, contains: []string{`"title":"v2.0 is out"`, `"body":"Line one\r\nLine two"`}},
+		{name: "title only", method: "PATCH", path: p, body: map[string]any{"title": "v2.0 is out"}, status: 200, contains: []string{`"title":"v2.0 is out"`, `"body":"Line one\nLine two"`}},
 		{name: "body with CRLF", method: "PATCH", path: p, body: map[string]any{"body": "A\r\nB\rC"}, status: 200, contains: []string{`"body":"A\nB\nC"`, `"title":"v2.0 is out"`}},
 		{name: "title 200", method: "PATCH", path: p, body: map[string]any{"title": strings.Repeat("t", 200)}, status: 200},
 		{name: "title 201", method: "PATCH", path: p, body: map[string]any{"title": strings.Repeat("t", 201)}, status: 400, contains: []string{`"field":"title"`}},
@@ -165,5 +166,73 @@ func TestApproveAlternativesAndAttributes(t *testing.T) {
 	}, e.owner...)
 	if r := e.Do("GET", "/api/v1/compare?a=quickbase&b=tablely", nil); !strings.Contains(string(r.Body), `{"attribute":"Open source","a":"Yes"`) {
 		t.Fatalf("compare: %s", r.Body)
+	}
+}
+
+// Interview answers are published: on the listing of their owner (API and
+// page) and on the owner's founder profile; empty answers are not shown,
+// and a co-founder's answers do not speak for the listing.
+func TestInterviewAnswersPublished(t *testing.T) {
+	e := newOwnerEnv(t)
+	if _, err := site.Mount(e.Routes, e.App, e.App.People); err != nil {
+		t.Fatal(err)
+	}
+	page := func(path string) string {
+		t.Helper()
+		r := e.Do("GET", path, nil)
+		if r.Status != 200 {
+			t.Fatalf("%s: %d", path, r.Status)
+		}
+		return string(r.Body)
+	}
+	e.DB.W.Exec(`UPDATE founders SET user_id = 1 WHERE slug = 'ada-lovelace'`)
+	var q1, q2 int64
+	e.DB.W.QueryRow(`SELECT id FROM interview_questions ORDER BY position LIMIT 1`).Scan(&q1)
+	e.DB.W.QueryRow(`SELECT id FROM interview_questions ORDER BY position LIMIT 1 OFFSET 1`).Scan(&q2)
+	if q1 == 0 || q2 == 0 {
+		t.Skip("the fixture has fewer than 2 interview questions")
+	}
+	r := e.Do("PUT", "/api/v1/me/interview", map[string]any{"answers": []any{
+		map[string]any{"question_id": q1, "answer": "Because spreadsheets hurt."}, map[string]any{"question_id": q2, "answer": "   "}}}, e.owner...)
+	if r.Status != 200 {
+		t.Fatalf("answer: %d %s", r.Status, r.Body)
+	}
+	l := e.Do("GET", "/api/v1/listings/quickbase", nil)
+	// One answer (the first question's; the blank one is not published).
+	if !strings.Contains(string(l.Body), `"interview":[{"question":`) || !strings.Contains(string(l.Body), `"answer":"Because spreadsheets hurt."}],"community_rating"`) {
+		t.Fatalf("listing: %s", l.Body)
+	}
+	if r := e.Do("GET", "/api/v1/listings/rankrocket", nil); !strings.Contains(string(r.Body), `"interview":[]`) {
+		t.Fatalf("another owner's listing: %s", r.Body)
+	}
+	if f := e.Do("GET", "/api/v1/founders/ada-lovelace", nil); !strings.Contains(string(f.Body), "Because spreadsheets hurt.") {
+		t.Fatalf("founder profile: %s", f.Body)
+	}
+	if pg := page("/listings/quickbase"); !strings.Contains(pg, `<h2 id="interview">Founder interview</h2>`) || !strings.Contains(pg, "<p>Because spreadsheets hurt.</p>") {
+		t.Fatalf("listing page lacks the interview")
+	}
+	if pg := page("/founders/ada-lovelace"); !strings.Contains(pg, "<p>Because spreadsheets hurt.</p>") {
+		t.Fatalf("founder page lacks the interview")
+	}
+}
+
+// Line endings are normalised on input: the same text saved from a form
+// (CRLF) and through the API (LF) is one value, and saving it again records
+// no change for the site team.
+func TestCRLFIsNotAChange(t *testing.T) {
+	e := newOwnerEnv(t)
+	revs := func() string { return e.scalar(t, `SELECT count(*) FROM revisions WHERE listing_id = 1`) }
+	e.Do("PATCH", "/api/v1/me/listings/1", map[string]any{"fields": map[string]any{"description": "First line.\nSecond line."}}, e.owner...)
+	n := revs()
+	r := e.Do("PATCH", "/api/v1/me/listings/1", map[string]any{"fields": map[string]any{"description": "First line.\r\nSecond line."}}, e.owner...)
+	if r.Status != 200 || revs() != n {
+		t.Fatalf("CRLF save: %d, revisions %s → %s", r.Status, n, revs())
+	}
+	if d := e.scalar(t, `SELECT description FROM listings WHERE id = 1`); d != "First line.\nSecond line." {
+		t.Fatalf("stored: %q", d)
+	}
+	e.Do("PUT", "/api/v1/me/listings/1/story", map[string]any{"title": "T", "story": "a\r\nb\rc"}, e.owner...)
+	if s := e.scalar(t, `SELECT story FROM stories WHERE listing_id = 1`); s != "a\nb\nc" {
+		t.Fatalf("story: %q", s)
 	}
 }

@@ -17,9 +17,9 @@ import (
 	"time"
 
 	"launchdir/app"
-	"launchdir/app/commerce"
 	"launchdir/app/drafting"
 	"launchdir/app/kernel"
+	"launchdir/app/vat"
 	"launchdir/crawl"
 	"launchdir/db"
 	"launchdir/demo"
@@ -256,7 +256,7 @@ func Start(ctx context.Context, c *Config, log *slog.Logger) (*Service, error) {
 	pay := payments.ConfigFromEnv()
 	pay.Provider = c.Payments
 	if c.VATCheck == "vies" {
-		a.Commerce.SetVATValidator(&commerce.VIESValidator{})
+		a.VAT.SetValidator(&vat.VIESValidator{})
 	}
 	if _, err := payments.Setup(a, srv, pay); err != nil {
 		d.Close()

@@ -2,6 +2,7 @@ package site_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -87,13 +88,39 @@ func TestBrowserAdminRevertsAnOwnerEdit(t *testing.T) {
 	}
 	screenshot(t, ctx, "admin-revisions")
 	checkAxe(t, ctx, "admin-revisions")
-	err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`form[action$="/revert"] button`)),
+	err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`form[action$="/revert"] input[name="confirm"]`)),
+		chromedp.Click(chromedp.CSS(`form[action$="/revert"] button`)),
 		chromedp.WaitVisible(chromedp.CSS(`p.msg`)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := e.Do("GET", "/api/v1/listings/quickbase", nil).JSON()["tagline"]; got != before {
 		t.Fatalf("API after revert: %v, want %v", got, before)
+	}
+	// The audit log wraps its long before/after values at 1280 px.
+	long := strings.Repeat("a-very-long-unbroken-description-", 60)
+	e.Do("PATCH", "/api/v1/me/listings/1", map[string]any{"fields": map[string]any{"description": long}}, apitest.Bearer(e.APIKey("owner@example.com"))...)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(e.URL+"/admin/revisions?listing=1")); err != nil {
+		t.Fatal(err)
+	}
+	err = chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`form[action$="/revert"] input[name="confirm"]`)),
+		chromedp.Click(chromedp.CSS(`form[action$="/revert"] button`)), chromedp.WaitVisible(chromedp.CSS(`p.msg`)),
+		chromedp.Navigate(e.URL+"/admin/audit"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	screenshot(t, ctx, "admin-audit-1280")
+	if sw, _ := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)); sw > 1280 {
+		t.Errorf("audit log at 1280 px is %v px wide", sw)
+	}
+	// Moderation is usable on a phone: its tables stack at 390 px.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 900), chromedp.Navigate(e.URL+"/admin/moderation")); err != nil {
+		t.Fatal(err)
+	}
+	screenshot(t, ctx, "admin-moderation-390")
+	checkAxe(t, ctx, "admin-moderation-390")
+	if sw, _ := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)); sw > 390 {
+		t.Errorf("moderation at 390 px is %v px wide", sw)
 	}
 }
 
@@ -162,7 +189,7 @@ func TestBrowserFounderJourney(t *testing.T) {
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		st, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#draft-status")))
-		if err == nil && st == "ready" {
+		if err == nil && st == "ready for you to check" {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -172,16 +199,60 @@ func TestBrowserFounderJourney(t *testing.T) {
 	}
 	screenshot(t, ctx, "founder-draft-review")
 	checkAxe(t, ctx, "founder-draft-review")
+	// One form, one save: two fields edited and a category chosen, saved
+	// once, are all kept (and the fields not touched keep their state).
 	err = chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#v-tagline"), "Cookie-free analytics"),
-		chromedp.Click(chromedp.CSS(`#f-tagline button[value="save"]`)))
+		chromedp.SetValue(chromedp.CSS("#v-pricing_summary"), "Free up to 10k views, then $9 a month"),
+		chromedp.SetValue(chromedp.CSS("#cat-primary"), "Developer Tools"),
+		chromedp.Click(chromedp.CSS(`.savebar button`)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitText(t, ctx, "tagline (edited)")
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#f-tagline button[value="lock"]`))); err != nil {
+	waitText(t, ctx, "The draft was updated.")
+	if err := chromedp.Do(ctx, chromedp.Navigate(e.URL+"/me/drafts/"+draftIDFromURL(t, ctx))); err != nil {
 		t.Fatal(err)
 	}
-	waitText(t, ctx, "tagline (override)")
+	for sel, want := range map[string]string{"#v-tagline": "Cookie-free analytics", "#v-pricing_summary": "Free up to 10k views, then $9 a month", "#cat-primary": "Developer Tools"} {
+		if got, err := chromedp.Run(ctx, chromedp.Value(chromedp.CSS(sel))); err != nil || got != want {
+			t.Fatalf("%s after one save: %q (%v), want %q", sel, got, err, want)
+		}
+	}
+	txt := strings.Join(strings.Fields(mainText(t, ctx)), " ")
+	if !strings.Contains(txt, "Tagline (changed by you)") || !strings.Contains(txt, "Pricing in short (changed by you)") || !strings.Contains(txt, "Product name (from your site)") {
+		t.Fatalf("states after one save: %s", txt)
+	}
+	if card, _ := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(".cards.preview"))); !strings.Contains(card, "Cookie-free analytics") || !strings.Contains(card, "Developer Tools") {
+		t.Fatalf("card preview: %q", card)
+	}
+	checkAxe(t, ctx, "founder-draft-saved")
+	for _, w := range []int64{1280, 390} {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, 900)); err != nil {
+			t.Fatal(err)
+		}
+		screenshot(t, ctx, fmt.Sprintf("founder-draft-%d", w))
+		if w == 390 {
+			checkAxe(t, ctx, "founder-draft-390")
+			if sw, _ := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)); sw > 390 {
+				t.Errorf("draft page at 390 px is %v px wide", sw)
+			}
+		}
+	}
+	draftURL := e.URL + "/me/drafts/" + draftIDFromURL(t, ctx)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(draftURL+"/preview")); err != nil {
+		t.Fatal(err)
+	}
+	if txt := mainText(t, ctx); !strings.Contains(txt, "Cookie-free analytics") {
+		t.Fatalf("page preview: %s", txt)
+	}
+	screenshot(t, ctx, "founder-draft-preview")
+	checkAxe(t, ctx, "founder-draft-preview")
+	if err := chromedp.Do(ctx, chromedp.Navigate(draftURL)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Click(chromedp.CSS(`button[value="lock:tagline"]`))); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, ctx, "locked: drafting again leaves it as it is")
 	err = chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`form[action$="/submit"] button`)),
 		chromedp.WaitVisible(chromedp.CSS("#status")),
 		chromedp.Click(chromedp.CSS(`form[action$="/free"] button`)),
@@ -216,6 +287,20 @@ func TestBrowserFounderJourney(t *testing.T) {
 	if txt := mainText(t, ctx); !strings.Contains(txt, "Cookie-free analytics") {
 		t.Fatalf("public listing page: %s", txt)
 	}
+}
+
+// draftIDFromURL is the draft id of the draft page the browser shows.
+func draftIDFromURL(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	u, err := chromedp.Run(ctx, chromedp.Location())
+	if err != nil {
+		t.Fatal(err)
+	}
+	u = strings.TrimPrefix(u[strings.Index(u, "/me/drafts/"):], "/me/drafts/")
+	if i := strings.IndexAny(u, "?#/"); i >= 0 {
+		u = u[:i]
+	}
+	return u
 }
 
 // waitText waits until the page's main text contains want.

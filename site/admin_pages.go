@@ -83,6 +83,10 @@ func (s *Site) adminRevisions(w http.ResponseWriter, r *http.Request, _ httprout
 
 func (s *Site) adminRevert(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
 	id, _ := strconv.ParseInt(ps.ByName("id"), 10, 64)
+	if err := confirmed(r); err != nil { // a revert rewrites a live listing
+		s.areaError(w, r, uid, err)
+		return
+	}
 	rev, err := s.App.Admin.RevertRevision(r.Context(), uid, id)
 	if err != nil {
 		s.areaError(w, r, uid, err)
@@ -219,7 +223,16 @@ func (s *Site) adminWeekCapacity(w http.ResponseWriter, r *http.Request, _ httpr
 }
 
 func (s *Site) adminMoveListing(w http.ResponseWriter, r *http.Request, _ httprouter.Params, uid int64) {
-	if _, err := s.App.Admin.MoveListingWeek(r.Context(), uid, formInt(r, "listing_id"), r.PostFormValue("week")); err != nil {
+	ref := r.PostFormValue("listing")
+	if ref == "" {
+		ref = r.PostFormValue("listing_id")
+	}
+	id, err := s.App.Admin.ScheduledListingRef(r.Context(), ref)
+	if err != nil {
+		s.areaError(w, r, uid, err)
+		return
+	}
+	if _, err := s.App.Admin.MoveListingWeek(r.Context(), uid, id, r.PostFormValue("week")); err != nil {
 		s.areaError(w, r, uid, err)
 		return
 	}
@@ -327,6 +340,14 @@ func formTime(r *http.Request, name string) string {
 func (s *Site) adminCreatePromo(w http.ResponseWriter, r *http.Request, _ httprouter.Params, uid int64) {
 	p := commerce.PromoCode{Code: r.PostFormValue("code"), Kind: r.PostFormValue("kind"), Value: formInt(r, "value"),
 		ValidFrom: formTime(r, "from"), ValidUntil: formTime(r, "until")}
+	if p.Kind == "fixed" { // typed in money ("5" or "5.00"), kept in cents
+		cents, err := parseMoney(r.PostFormValue("value"))
+		if err != nil {
+			s.areaError(w, r, uid, ops.Invalid("value", "a fixed discount is an amount such as 5 or 5.00"))
+			return
+		}
+		p.Value = cents
+	}
 	if v := strings.TrimSpace(r.PostFormValue("max")); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {

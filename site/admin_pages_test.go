@@ -204,8 +204,9 @@ func TestAdminRevertsAnOwnerEditOnThePage(t *testing.T) {
 	}
 	admin := e.as(e.admin)
 	pg := admin.get("/admin/revisions?listing=1")
-	for _, want := range []string{"update_my_listing", "owner@example.com", "<del>&#34;" + before + "&#34;</del>",
-		"<ins>&#34;Owner &lt;b&gt;edit&lt;/b&gt;&#34;</ins>", "Revert to before"} {
+	// Readable text, not JSON: no quotes around the values.
+	for _, want := range []string{"update_my_listing", "owner@example.com", `<span class="sr">removed: </span>` + before + "</del>",
+		`<span class="sr">added: </span>Owner &lt;b&gt;edit&lt;/b&gt;</ins>`, "Revert to before"} {
 		if !strings.Contains(pg.body, want) {
 			t.Errorf("revisions page lacks %q", want)
 		}
@@ -215,7 +216,10 @@ func TestAdminRevertsAnOwnerEditOnThePage(t *testing.T) {
 	}
 	revs, _ := e.App.Admin.ListRevisions(context.Background(), e.admin, 1, admindomain.AdminPage{})
 	id := strconv.FormatInt(revs.Items[0].ID, 10)
-	pg = admin.post("/admin/revisions/"+id+"/revert", "/admin/revisions", url.Values{})
+	if pg := admin.post("/admin/revisions/"+id+"/revert", "/admin/revisions", url.Values{}); pg.status != 400 || !strings.Contains(pg.body, "tick the box to confirm") {
+		t.Fatalf("revert without confirming: %d", pg.status)
+	}
+	pg = admin.post("/admin/revisions/"+id+"/revert", "/admin/revisions", url.Values{"confirm": {"yes"}})
 	if pg.status != 303 || pg.loc != "/admin/revisions?done=reverted&listing=1" {
 		t.Fatalf("revert: %d %s", pg.status, pg.loc)
 	}
@@ -225,7 +229,7 @@ func TestAdminRevertsAnOwnerEditOnThePage(t *testing.T) {
 	if pg := admin.get(pg.loc); !strings.Contains(pg.body, "The revision was reverted") || !strings.Contains(pg.body, "admin_revert:"+id) {
 		t.Errorf("after revert: %s", pg.body)
 	}
-	if pg := admin.post("/admin/revisions/999999/revert", "/admin/revisions", url.Values{}); pg.status != 404 {
+	if pg := admin.post("/admin/revisions/999999/revert", "/admin/revisions", url.Values{"confirm": {"yes"}}); pg.status != 404 {
 		t.Errorf("unknown revision: %d", pg.status)
 	}
 	if pg := admin.get("/admin/audit"); !strings.Contains(pg.body, "revert_revision") || !strings.Contains(pg.body, "admin@example.com") {
@@ -309,14 +313,18 @@ func TestAdminModerationWeeksCommerceOutboxSettingsPages(t *testing.T) {
 		{"/admin/weeks/capacity", "/admin/weeks", url.Values{"week": {"2026-12-15"}, "capacity": {"7"}}, 400, ""},
 		{"/admin/weeks/capacity", "/admin/weeks", url.Values{"week": {"2026-12-14"}, "capacity": {"-3"}}, 400, ""},
 		{"/admin/weeks/move", "/admin/weeks", url.Values{"listing_id": {"5"}, "week": {"2026-12-21"}}, 303, "/admin/weeks?done=moved"},
+		{"/admin/weeks/move", "/admin/weeks", url.Values{"listing": {"SoonApp"}, "week": {"2026-12-28"}}, 303, "/admin/weeks?done=moved"},
+		{"/admin/weeks/move", "/admin/weeks", url.Values{"listing": {"soonapp"}, "week": {"2027-01-04"}}, 303, "/admin/weeks?done=moved"},
+		{"/admin/weeks/move", "/admin/weeks", url.Values{"listing": {"No Such App"}, "week": {"2027-01-04"}}, 400, ""},
 		{"/admin/products/ai_review", "/admin/commerce", url.Values{"price": {"45.50"}, "capacity": {""}}, 303, "/admin/commerce?done=price"},
 		{"/admin/products/ai_review", "/admin/commerce", url.Values{"price": {"45.505"}}, 400, ""},
 		{"/admin/products/nope", "/admin/commerce", url.Values{"price": {"1"}}, 404, ""},
 		{"/admin/promos", "/admin/commerce", url.Values{"code": {"SAVE5"}, "kind": {"percent"}, "value": {"5"}, "max": {"10"}}, 303, "/admin/commerce?done=promo"},
 		{"/admin/promos", "/admin/commerce", url.Values{"code": {"BAD"}, "kind": {"percent"}, "value": {"500"}}, 400, ""},
 		// The form's datetime-local fields (UTC) become RFC 3339; a bad one names the field.
-		{"/admin/promos", "/admin/commerce", url.Values{"code": {"WINTER"}, "kind": {"fixed"}, "value": {"500"}, "from": {"2026-12-01T08:30"}, "until": {"2027-01-01T00:00"}}, 303, "/admin/commerce?done=promo"},
+		{"/admin/promos", "/admin/commerce", url.Values{"code": {"WINTER"}, "kind": {"fixed"}, "value": {"5.00"}, "from": {"2026-12-01T08:30"}, "until": {"2027-01-01T00:00"}}, 303, "/admin/commerce?done=promo"},
 		{"/admin/promos", "/admin/commerce", url.Values{"code": {"LATER"}, "kind": {"fixed"}, "value": {"500"}, "from": {"1 December"}}, 400, ""},
+		{"/admin/promos", "/admin/commerce", url.Values{"code": {"COMMA"}, "kind": {"fixed"}, "value": {"5,00"}}, 400, ""},
 		{"/admin/promos/SAVE5/pause", "/admin/commerce", url.Values{"paused": {"true"}}, 303, "/admin/commerce?done=promo"},
 		{"/admin/outbox/9/retry", "/admin/outbox", url.Values{}, 303, "/admin/outbox?done=retried&status=pending"},
 		{"/admin/settings", "/admin/settings", url.Values{"site_name": {"Renamed"}, "site_description": {"d"}, "free_queue_weeks": {"53"}, "free_weekly_capacity": {"3"}}, 400, ""},
@@ -333,6 +341,19 @@ func TestAdminModerationWeeksCommerceOutboxSettingsPages(t *testing.T) {
 	}
 	if !e.App.Admin.IsBanned(ctx, 3) {
 		t.Error("not banned")
+	}
+	var moved string
+	e.DB.W.QueryRow(`SELECT launch_week FROM listings WHERE id = 5`).Scan(&moved)
+	if moved != "2027-01-04" {
+		t.Errorf("listing moved by name and slug: week %s", moved)
+	}
+	var winter int64
+	e.DB.W.QueryRow(`SELECT value FROM promo_codes WHERE code = 'WINTER'`).Scan(&winter)
+	if winter != 500 {
+		t.Errorf("fixed promo typed as 5.00 stored as %d cents", winter)
+	}
+	if pg := admin.get("/admin/commerce"); !strings.Contains(pg.body, "5.00 off") {
+		t.Errorf("promo list does not show the amount in money")
 	}
 	if promos, err := e.App.Commerce.ListPromos(ctx); err != nil || !promoValid(promos, "WINTER", "2026-12-01T08:30:00Z", "2027-01-01T00:00:00Z") {
 		t.Errorf("promo from the datetime-local form: %+v %v", promos, err)

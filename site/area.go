@@ -13,7 +13,7 @@ import (
 	"net/url"
 	"strconv"
 
-	"launchdir/app/commerce"
+	"launchdir/app/kernel"
 	"launchdir/ops"
 	"launchdir/routes"
 	"launchdir/site/layout"
@@ -66,18 +66,36 @@ func (s *Site) mountArea(srv *routes.Server) error {
 	s.mountFounderWork(srv)
 	s.mountFounderDrafts(srv)
 	s.mountFounderMedia(srv)
+	s.mountFounderManage(srv)
 	return nil
 }
 
 var areaFuncs = template.FuncMap{
-	"human": commerce.HumanTime,
-	"cents": func(c int64) string { return fmt.Sprintf("%d.%02d", c/100, c%100) },
+	"add":        func(a, b int) int { return a + b },
+	"textDiff":   textDiff,
+	"filled":     filledLinks,
+	"foundOn":    foundOn,
+	"storyLabel": func(key string) string { return storyLabels[key] },
+	"human":      kernel.HumanTime,
+	"date":       kernel.HumanDate,
+	"cents":      centsText,
+	"amount":     func(c int64) string { return fmt.Sprintf("%d.%02d", c/100, c%100) }, // form values: no separators
 	"deref": func(p *int64) string {
 		if p == nil {
 			return ""
 		}
 		return strconv.FormatInt(*p, 10)
 	},
+}
+
+// centsText shows an amount in cents with thousands separators:
+// 7098300 → "70,983.00".
+func centsText(c int64) string {
+	sign := ""
+	if c < 0 {
+		sign, c = "-", -c
+	}
+	return sign + numbers.Sprintf("%d", c/100) + fmt.Sprintf(".%02d", c%100)
 }
 
 // person is the signed-in user of the request, if any: the website's
@@ -215,6 +233,18 @@ var doneMessages = map[string]string{
 	"dismissed":       "The report was dismissed.",
 	"invited":         "Invitation sent.",
 	"submitted":       "Submitted: this is your listing now (not published yet). Choose the free launch or buy a launch below.",
+	// Owner operations (issue 23).
+	"archived":       "Done: a live listing is archived (off the site, data kept); a queued one is back to draft. Its status below says which.",
+	"update-edited":  "The update is saved (followers are not emailed again).",
+	"update-deleted": "The update is deleted.",
+	"owner-removed":  "The co-owner is removed from this listing.",
+	"left":           "You left that listing; it is no longer among yours.",
+	"transferred":    "The listing has a new owner; you stay on as a co-founder.",
+	"alternatives":   "Your approved alternatives are saved: they are shown first on your listing's alternatives.",
+	"attributes":     "The category attributes are saved: compare tables show them.",
+	"canceled":       "The order is canceled; its checkout link no longer works.",
+	"draft-deleted":  "The draft is deleted.",
+	"unchanged":      "Nothing to save: no value was changed.",
 }
 
 // done redirects (303) to a page of the area with a confirmation.

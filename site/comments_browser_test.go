@@ -30,13 +30,17 @@ func TestBrowserVisitorAsksMakerAnswers(t *testing.T) {
 	}
 	// The maker answers from the same page.
 	signInBrowser(t, ctx, e, 1)
-	err = chromedp.Do(ctx, chromedp.Navigate(e.URL+"/listings/tablely#comments"),
+	// Bounded, so a refusal shows the page instead of waiting for the
+	// test's deadline.
+	step, cancel := context.WithTimeout(ctx, 90*time.Second)
+	err = chromedp.Do(step, chromedp.Navigate(e.URL+"/listings/tablely#comments"),
 		chromedp.Click(chromedp.CSS(`details.reply-form summary`)),
 		chromedp.SendKeys(chromedp.CSS(`details.reply-form textarea`), "Yes: everything syncs when you are back online."),
 		chromedp.Click(chromedp.CSS(`details.reply-form button`)),
 		chromedp.WaitVisible(chromedp.CSS(`.badge.maker`)))
+	cancel()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("maker's reply: %v\n%s", err, mainText(t, ctx))
 	}
 	var body string
 	e.DB.R.QueryRow(`SELECT body FROM outbox WHERE to_addr = 'fan@example.com' AND kind = 'reply'`).Scan(&body)

@@ -30,10 +30,12 @@ func (s *Site) mountFounderDrafts(srv *routes.Server) {
 	post("/me/drafts", s.mySubmitURL)
 	get("/me/drafts/:id", s.myDraft)
 	get("/me/drafts/:id/progress", s.myDraftProgress)
+	get("/me/drafts/:id/preview", s.myDraftPreview)
 	post("/me/drafts/:id/field", s.myDraftField)
 	post("/me/drafts/:id/invite", s.myDraftInvite)
 	post("/me/drafts/:id/more", s.myDraftMore)
 	post("/me/drafts/:id/submit", s.myDraftSubmit)
+	post("/me/drafts/:id/save", s.myDraftSave)
 }
 
 type myDraftsData struct {
@@ -91,6 +93,10 @@ type myDraftData struct {
 	Crawl                          drafting.DraftCrawl // current page, robots decisions // crawling or drafting
 	Read                           int
 	Planned                        int
+	// Form is the one form of the page (founder_draft_form.go).
+	Form *draftForm
+	// Warnings say what the last save did not keep and why.
+	Warnings []string
 }
 
 func (s *Site) loadDraft(r *http.Request, uid int64, id string) (*myDraftData, error) {
@@ -233,6 +239,8 @@ func (s *Site) myDraft(w http.ResponseWriter, r *http.Request, ps httprouter.Par
 		s.areaError(w, r, uid, err)
 		return
 	}
+	d.Warnings = r.URL.Query()["warn"]
+	s.buildForm(r, uid, d)
 	s.renderArea(w, r, "founder_draft", "Review your draft", http.StatusOK, uid, d, "")
 }
 
@@ -304,6 +312,7 @@ func (s *Site) draftRefusal(w http.ResponseWriter, r *http.Request, uid int64, i
 	for _, f := range edit {
 		f(d)
 	}
+	s.buildForm(r, uid, d)
 	msg := e.Detail
 	for _, f := range e.Fields {
 		if !strings.Contains(msg, f.Message) {

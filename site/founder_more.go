@@ -106,7 +106,7 @@ type socialLink struct{ Name, Platform, Value string }
 func socialRows(prefix string, links map[string]string) []socialLink {
 	out := make([]socialLink, 0, len(kernel.SocialPlatforms))
 	for _, p := range kernel.SocialPlatforms {
-		out = append(out, socialLink{Name: prefix + p, Platform: p, Value: links[p]})
+		out = append(out, socialLink{Name: prefix + p, Platform: platformLabel(p), Value: links[p]})
 	}
 	return out
 }

@@ -224,7 +224,7 @@ func TestFounderDraftProgressShowsCurrentPageAndRobots(t *testing.T) {
 	}
 	// Kept with the draft: the page shows the robots decision after the crawl.
 	pg = owner.get("/me/drafts/" + id)
-	if !strings.Contains(pg.body, "not allowed, so not read: "+site.URL+"/blog/") || strings.Contains(pg.body, "data-current") {
+	if !strings.Contains(pg.body, "Skipped because your robots.txt does not allow us to read it: "+site.URL+"/blog/") || strings.Contains(pg.body, "data-current") {
 		t.Fatalf("draft page after: %s", pg.body)
 	}
 	if pg := e.as(2).get("/me/drafts/" + id + "/progress"); pg.status != 404 {

@@ -57,7 +57,7 @@ func TestFounderCreatesAKeyAndUsesItAgainstTheAPI(t *testing.T) {
 	if r := e.Do("GET", "/api/v1/me", nil, "Authorization", "Bearer "+secret); r.Status != 401 {
 		t.Fatalf("revoked key: %d", r.Status)
 	}
-	if pg := owner.get("/me/keys?done=revoked"); !strings.Contains(pg.body, "Access revoked") || !strings.Contains(pg.body, "revoked 18 November 2026") {
+	if pg := owner.get("/me/keys?done=revoked"); !strings.Contains(pg.body, "Access revoked") || !strings.Contains(pg.body, "revoked 18 Nov 2026") {
 		t.Fatalf("after revoke: %s", pg.body)
 	}
 	// Without the form token nothing is created.
@@ -80,7 +80,7 @@ func TestFounderRevokesAnOAuthGrant(t *testing.T) {
 	mustExec(t, e, `INSERT INTO oauth_tokens(hash, kind, grant_id, scope, created_at, expires_at) VALUES (?, 'access', 1, 'account:read', '2026-11-18T00:00:00Z', '2026-11-19T00:00:00Z')`, kernel.HashSecret(token))
 	owner := e.as(1)
 	pg := owner.get("/me/grants")
-	if pg.status != 200 || !strings.Contains(pg.body, "Claude Desktop") || !strings.Contains(pg.body, "1 November 2026") {
+	if pg.status != 200 || !strings.Contains(pg.body, "Claude Desktop") || !strings.Contains(pg.body, "1 Nov 2026") {
 		t.Fatalf("grants: %d %s", pg.status, pg.body)
 	}
 	if pg := e.as(2).get("/me/grants"); strings.Contains(pg.body, "Claude Desktop") {

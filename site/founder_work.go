@@ -132,6 +132,11 @@ type myListingData struct {
 	Categories []buyCategory
 	// Gallery is the listing's screenshots with their ids (issue 21).
 	Gallery media.Gallery
+	// Approved are the approved alternatives' slugs, one per line.
+	Approved string
+	// Attributes are the primary category's compare attributes with the
+	// listing's values.
+	Attributes []factField
 }
 
 type factField struct {
@@ -175,6 +180,7 @@ func (s *Site) loadMyListing(ctx context.Context, uid int64, id string) (*myList
 	if lid, ok := idArg(id).(int64); ok {
 		d.Gallery, _ = s.App.Media.MyGallery(ctx, uid, lid)
 	}
+	s.loadManage(ctx, uid, d)
 	if l.Listing != nil && (l.Status == "draft" || l.Status == "awaiting_badge") {
 		var b catalog.Badges
 		if err := s.op(ctx, uid, "get_badges", map[string]any{"slug": l.Slug}, &b); err == nil {
@@ -353,7 +359,11 @@ func (s *Site) claimsPage(w http.ResponseWriter, r *http.Request, uid int64, sta
 }
 
 func (s *Site) myClaims(w http.ResponseWriter, r *http.Request, _ httprouter.Params, uid int64) {
-	s.claimsPage(w, r, uid, http.StatusOK, nil, "")
+	var form url.Values // "Claim this listing" on a listing page names it
+	if slug := r.URL.Query().Get("slug"); slug != "" {
+		form = url.Values{"slug": {slug}}
+	}
+	s.claimsPage(w, r, uid, http.StatusOK, form, "")
 }
 
 func (s *Site) claimRefusal(w http.ResponseWriter, r *http.Request, uid int64, err error) {

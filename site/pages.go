@@ -97,6 +97,7 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request, _ httprouter.Params)
 	p := s.page(r, s.App.SiteName(r.Context())+": startup launches ranked by the community", desc, d)
 	p.Nav = "home"
 	p.OGImage = s.ogURL("home", "home", s.homeCard(ctx, desc))
+	s.decorateCards(r, p)
 	body, err := s.renderBytes("home", p)
 	if err != nil {
 		s.errorPage(w, r, err)
@@ -316,7 +317,7 @@ func (s *Site) launchWeek(w http.ResponseWriter, r *http.Request, ps httprouter.
 	start, _ := time.Parse("2006-01-02", d.Week)
 	d.Prev, d.Next = start.AddDate(0, 0, -7).Format("2006-01-02"), start.AddDate(0, 0, 7).Format("2006-01-02")
 	d.Current = kernel.WeekOf(s.App.Now())
-	p := s.page(r, "Launches of the week of "+humanDate(d.Starts), fmt.Sprintf("Products launching from %s to %s, ranked by the week's community votes.", humanDate(d.Starts), humanDate(d.Ends)), d)
+	p := s.page(r, "Launches of the week of "+kernel.HumanDate(d.Starts), fmt.Sprintf("Products launching from %s to %s, ranked by the week's community votes.", kernel.HumanDate(d.Starts), kernel.HumanDate(d.Ends)), d)
 	p.Nav = "launches"
 	p.OGImage = s.ogURL("week", d.Week, s.weekCard(r.Context(), &d))
 	s.render(w, r, "week", p)

@@ -7,11 +7,14 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"launchdir/app/kernel"
 	"launchdir/app/people"
@@ -42,6 +45,7 @@ type People interface {
 	SignOut(ctx context.Context, session string) error
 	RequestPasswordReset(ctx context.Context, email string) error
 	ResetPassword(ctx context.Context, token, password string) error
+	CheckResetLink(ctx context.Context, token string) error
 	ToggleVote(ctx context.Context, userID int64, slug, ip string) (people.VoteState, error)
 	ToggleFollow(ctx context.Context, userID int64, slug string) (bool, error)
 	Following(ctx context.Context, userID int64, page, perPage int) (kernel.Page[db.Summary], error)
@@ -50,6 +54,7 @@ type People interface {
 	ListingReviews(ctx context.Context, slug string, page, perPage int) (kernel.Page[people.Review], error)
 	Report(ctx context.Context, userID int64, kind, target, reason string) error
 	ViewerOf(ctx context.Context, userID int64, slug string) (people.Viewer, error)
+	VotedAmong(ctx context.Context, userID int64, slugs []string) (map[string]bool, error)
 }
 
 var _ People = (*people.Service)(nil)
@@ -277,7 +282,7 @@ func (s *Site) verify(w http.ResponseWriter, r *http.Request, ps httprouter.Para
 		s.form(w, r, "signin", "Sign in", ops.AsError(err).Code.Status(), d)
 		return
 	}
-	d.Notice = "Your email address is verified. Your votes and reviews now count."
+	d.Notice = "Your email address is verified. " + s.whenVotesCount()
 	s.form(w, r, "signin", "Sign in", http.StatusOK, d)
 }
 
@@ -292,14 +297,81 @@ func (s *Site) signIn(w http.ResponseWriter, r *http.Request, _ httprouter.Param
 	if _, old := s.viewer(r); old != "" {
 		s.people.SignOut(r.Context(), old)
 	}
-	session, _, err := s.people.SignIn(r.Context(), v["email"], r.PostFormValue("password"), s.clientIP(r))
+	session, person, err := s.people.SignIn(r.Context(), v["email"], r.PostFormValue("password"), s.clientIP(r))
 	if err != nil {
 		s.failed(w, r, "signin", "Sign in", d, err)
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: session, Path: "/", HttpOnly: true, Secure: s.secure,
 		SameSite: http.SameSiteLaxMode, MaxAge: int(people.SessionTTL.Seconds())})
+	if slug, back, ok := pendingVoteBack(d.Next); ok {
+		s.castPendingVote(w, r, person, slug, back)
+		return
+	}
 	http.Redirect(w, r, d.Next, http.StatusSeeOther)
+}
+
+// pendingVoteRE is where a vote pressed before signing in returns to: the
+// listing, with the intent to vote.
+// A vote pressed on a card also names the page to return to (back).
+var pendingVoteRE = regexp.MustCompile(`^/listings/([a-z0-9][a-z0-9-]{0,219})\?cast=vote(?:&back=([^&#]+))?$`)
+
+// pendingVoteBack reads a vote waiting in next: the listing and the card's
+// page ("" when none).
+func pendingVoteBack(next string) (slug, back string, ok bool) {
+	m := pendingVoteRE.FindStringSubmatch(next)
+	if m == nil {
+		return "", "", false
+	}
+	if b, err := url.QueryUnescape(m[2]); err == nil {
+		back = voteReturn(b)
+	}
+	return m[1], back, true
+}
+
+// castFrom is where a vote waits while its voter signs in.
+func castFrom(slug, back string) string {
+	next := "/listings/" + slug + "?cast=vote"
+	if back != "" {
+		next += "&back=" + url.QueryEscape(back)
+	}
+	return next
+}
+
+// castPendingVote casts the vote a visitor pressed before signing in, once
+// they have (the sign-in form carries the CSRF token, and the intent was
+// their click): never a second press that would withdraw it.
+func (s *Site) castPendingVote(w http.ResponseWriter, r *http.Request, p *Person, slug, back string) {
+	v, err := s.people.ViewerOf(r.Context(), p.ID, slug)
+	if err != nil || v.Voted {
+		http.Redirect(w, r, firstNonEmpty(back, "/listings/"+slug), http.StatusSeeOther)
+		return
+	}
+	st, err := s.people.ToggleVote(r.Context(), p.ID, slug, s.clientIP(r))
+	note := "voted"
+	if err == nil && !st.Counted {
+		note = "voted-uncounted"
+	}
+	s.afterVote(w, r, slug, back, note, err)
+}
+
+// whenVotesCount says when a newly verified account's votes count.
+func (s *Site) whenVotesCount() string {
+	age := s.App.Cfg.VoteMinAccountAge
+	if age <= 0 {
+		return "Your votes and reviews now count."
+	}
+	return fmt.Sprintf("Your reviews now count; your votes count once your account is %s old (earlier votes are kept but not counted).", humanDuration(age))
+}
+
+// humanDuration says a duration in hours or days.
+func humanDuration(d time.Duration) string {
+	if h := int(d.Hours()); h%24 == 0 && h >= 48 {
+		return fmt.Sprintf("%d days", h/24)
+	} else if h >= 1 {
+		return countOf(h, "hour", "hours")
+	}
+	return countOf(int(d.Minutes()), "minute", "minutes")
 }
 
 func (s *Site) signOut(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
@@ -330,8 +402,28 @@ func (s *Site) resetRequest(w http.ResponseWriter, r *http.Request, _ httprouter
 	s.form(w, r, "reset-request", "Reset your password", http.StatusOK, d)
 }
 
+// resetPage says a used or expired link is so before the form (and offers
+// a new link instead of a form that cannot work).
 func (s *Site) resetPage(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	if err := s.people.CheckResetLink(r.Context(), ps.ByName("token")); err != nil {
+		e := ops.AsError(err)
+		if e.Code == ops.CodeInternal {
+			s.errorPage(w, r, err)
+			return
+		}
+		d := &formData{Values: map[string]string{}, Message: "Sorry: " + fieldMessage(e) + "."}
+		s.form(w, r, "reset-request", "Reset your password", e.Code.Status(), d)
+		return
+	}
 	s.form(w, r, "reset", "Choose a new password", http.StatusOK, &formData{Token: ps.ByName("token"), Values: map[string]string{}})
+}
+
+// fieldMessage is a refusal's first field message, else its detail.
+func fieldMessage(e *ops.Error) string {
+	if len(e.Fields) > 0 {
+		return e.Fields[0].Message
+	}
+	return e.Detail
 }
 
 func (s *Site) reset(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
@@ -374,7 +466,9 @@ func (s *Site) afterAction(w http.ResponseWriter, r *http.Request, slug, note st
 
 func (s *Site) vote(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
 	slug := ps.ByName("slug")
-	p := s.signedIn(w, r, "/listings/"+slug)
+	// Signed out, the vote is cast once they have signed in (castPendingVote).
+	back := voteReturn(r.PostFormValue("next"))
+	p := s.signedIn(w, r, castFrom(slug, back))
 	if p == nil {
 		return
 	}
@@ -388,6 +482,17 @@ func (s *Site) vote(w http.ResponseWriter, r *http.Request, ps httprouter.Params
 		if st.Held {
 			note = "voted-held"
 		}
+	}
+	s.afterVote(w, r, slug, back, note, err)
+}
+
+// afterVote returns a vote pressed on a card to the card's page; a vote that
+// needs explaining (not counted yet, held) goes to the listing, whose note
+// says why its count did not move.
+func (s *Site) afterVote(w http.ResponseWriter, r *http.Request, slug, back, note string, err error) {
+	if err == nil && back != "" && (note == "voted" || note == "unvoted") {
+		http.Redirect(w, r, back, http.StatusSeeOther)
+		return
 	}
 	s.afterAction(w, r, slug, note, err)
 }
@@ -410,7 +515,43 @@ func (s *Site) review(w http.ResponseWriter, r *http.Request, ps httprouter.Para
 	}
 	stars, _ := strconv.Atoi(r.PostFormValue("stars"))
 	_, err := s.people.SaveReview(r.Context(), p.ID, slug, stars, r.PostFormValue("text"))
+	if e := ops.AsError(err); err != nil && e.Code == ops.CodeInvalid {
+		s.reviewRetry(w, r, slug, stars, e)
+		return
+	}
 	s.afterAction(w, r, slug, "reviewed", err)
+}
+
+// reviewRetry shows the review form again with what was typed and what to
+// fix, instead of a bare error page.
+func (s *Site) reviewRetry(w http.ResponseWriter, r *http.Request, slug string, stars int, e *ops.Error) {
+	var l struct {
+		Name string `json:"name"`
+	}
+	if err := s.call(r.Context(), "get_listing", map[string]string{"slug": slug}, &l); err != nil {
+		s.errorPage(w, r, err)
+		return
+	}
+	words := map[string]string{"stars": "Stars", "rating": "Stars", "text": "Your review", "body": "Your review"}
+	var problems []string
+	for _, f := range e.Fields {
+		name := words[f.Field]
+		if name == "" {
+			name = f.Field
+		}
+		problems = append(problems, name+": "+f.Message)
+	}
+	if len(problems) == 0 {
+		problems = []string{e.Detail}
+	}
+	d := struct {
+		Slug, Name, Text string
+		Stars            int
+		Problems         []string
+	}{slug, l.Name, r.PostFormValue("text"), stars, problems}
+	p := s.page(r, "Your review is not saved yet", "", d)
+	p.Status, p.NoIndex = e.Code.Status(), true
+	s.render(w, r, "review-retry", p)
 }
 
 func (s *Site) report(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {

@@ -272,8 +272,13 @@ func TestPasswordReset(t *testing.T) {
 	if r := p.post(link, url.Values{"password": {"a brand new password"}}); r.status != 200 {
 		t.Fatalf("reset: %d %s", r.status, r.body)
 	}
-	// Single use.
-	p.get(link)
+	// Single use: the link says so before any form.
+	if r := p.get(link); r.status != 400 || !strings.Contains(r.body, "was already used") || strings.Contains(r.body, `name="password"`) {
+		t.Errorf("used reset link: %d %s", r.status, r.body)
+	}
+	if r := p.get("/reset/not-a-real-token"); r.status != 400 || !strings.Contains(r.body, "is not valid") {
+		t.Errorf("unknown reset link: %d", r.status)
+	}
 	if r := p.post(link, url.Values{"password": {"another new password"}}); r.status < 400 {
 		t.Errorf("reset link reused: %d", r.status)
 	}
@@ -405,8 +410,12 @@ func TestVoteFollowReviewReport(t *testing.T) {
 	if r := p.get("/listings/" + slug); !strings.Contains(r.body, "Still good.") {
 		t.Errorf("edited review not shown")
 	}
-	if r := p.post("/listings/"+slug+"/review", url.Values{"stars": {"6"}, "text": {"x"}}); r.status != 400 || !strings.Contains(r.body, "<strong>") {
-		t.Errorf("6 stars: %d", r.status)
+	// A refused review is no dead end: the form again, with what was typed
+	// and what to fix.
+	if r := p.post("/listings/"+slug+"/review", url.Values{"stars": {"6"}, "text": {"Typed & kept"}}); r.status != 400 ||
+		!strings.Contains(r.body, "is not saved yet") || !strings.Contains(r.body, ">Typed &amp; kept</textarea>") ||
+		!strings.Contains(r.body, "Stars: ") || !strings.Contains(r.body, `action="/listings/`+slug+`/review"`) {
+		t.Errorf("6 stars: %d %s", r.status, r.body)
 	}
 	p.get("/listings/" + slug)
 	if r := p.post("/listings/"+slug+"/report", url.Values{"reason": {"Spam"}}); r.status != 303 {
@@ -552,5 +561,43 @@ func TestUncountedVotes(t *testing.T) {
 	}
 	if got := weeklyVotes(t, e, slug); got != before {
 		t.Errorf("owner vote counted: %d, want %d", got, before)
+	}
+}
+
+// An anonymous vote is not lost: the visitor signs in and the vote is cast
+// (once: signing in again through the same link does not withdraw it).
+func TestAnonymousVoteCastAfterSignIn(t *testing.T) {
+	e := peopleEnv(t)
+	slug := firstSlug(t, e, "/api/v1/launches?section=this-week")
+	signUp(t, e, "dana@example.com") // a verified account, signed in elsewhere
+	before := weeklyVotes(t, e, slug)
+	for round := range 2 {
+		anon := newVisitor(t, e)
+		anon.get("/listings/" + slug)
+		r := anon.post("/listings/"+slug+"/vote", url.Values{})
+		loc := r.header.Get("Location")
+		if r.status != 303 || loc != "/signin?next="+url.QueryEscape("/listings/"+slug+"?cast=vote") {
+			t.Fatalf("anonymous vote: %d %s", r.status, loc)
+		}
+		anon.get(loc)
+		r = anon.post("/signin", url.Values{"email": {"dana@example.com"}, "password": {"correct horse battery"}, "next": {"/listings/" + slug + "?cast=vote"}})
+		if r.status != 303 || !strings.HasPrefix(r.header.Get("Location"), "/listings/"+slug) {
+			t.Fatalf("round %d: sign in: %d %s", round, r.status, r.header.Get("Location"))
+		}
+		if round == 0 && !strings.Contains(r.header.Get("Location"), "done=voted") {
+			t.Errorf("the vote was not cast: %s", r.header.Get("Location"))
+		}
+		if pg := anon.get("/listings/" + slug); !strings.Contains(pg.body, `aria-pressed="true">▲ Voted`) {
+			t.Fatalf("round %d: the listing does not show the vote", round)
+		}
+		if got := weeklyVotes(t, e, slug); got != before+1 {
+			t.Fatalf("round %d: weekly votes %d, want %d", round, got, before+1)
+		}
+	}
+	// Any other next stays a plain redirect.
+	anon := newVisitor(t, e)
+	anon.get("/signin")
+	if r := anon.post("/signin", url.Values{"email": {"dana@example.com"}, "password": {"correct horse battery"}, "next": {"/listings/" + slug + "?cast=other"}}); r.header.Get("Location") != "/listings/"+slug+"?cast=other" {
+		t.Errorf("other next: %s", r.header.Get("Location"))
 	}
 }

@@ -245,6 +245,7 @@ func canonicalPath(r *http.Request) string {
 // render executes a page into a buffer, then writes it with a strong ETag
 // (answering If-None-Match with 304) and the API's public caching.
 func (s *Site) render(w http.ResponseWriter, r *http.Request, name string, p *Page) {
+	s.decorateCards(r, p)
 	body, err := s.renderBytes(name, p)
 	if err != nil {
 		s.App.Log.Error("render page", "page", name, "err", err)

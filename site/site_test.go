@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"html"
 	"net/http"
 	"strings"
 	"testing"
@@ -105,6 +106,8 @@ func testPublicPages(t *testing.T, e *apitest.Env) {
 	}
 	json.Unmarshal(e.Do("GET", "/api/v1/categories?include_empty=false", nil).Body, &cats)
 	cat := cats.Items[0]
+	var sub, parentSlug, parentName string // a subcategory: its breadcrumb names its parent
+	e.DB.R.QueryRow(`SELECT c.slug, p.slug, p.name FROM categories c JOIN categories p ON p.id = c.parent_id ORDER BY c.id LIMIT 1`).Scan(&sub, &parentSlug, &parentName)
 	var unlocked string // a paid listing with its story unlocked
 	e.DB.R.QueryRow(`SELECT slug FROM listings WHERE status = 'live' AND unlock_story = 1 AND unlock_media = 1 ORDER BY id LIMIT 1`).Scan(&unlocked)
 	cases := []struct {
@@ -119,6 +122,7 @@ func testPublicPages(t *testing.T, e *apitest.Env) {
 		{"/listings/" + listing + "/reviews", []string{"Reviews of ", "genuine reviews"}},
 		{"/categories", []string{"Categories", "/categories/" + cat.Slug}},
 		{"/categories/" + cat.Slug, []string{cat.Name, "most voted first"}},
+		{"/categories/" + sub, []string{` › <a href="/categories/` + parentSlug + `">` + html.EscapeString(parentName) + `</a></nav>`}},
 		{"/launches/this", []string{"Launch week of", "/launches/last", "/launches/next", "Any week"}},
 		{"/launches/last", []string{"Launch week of 9 Nov 2026"}},
 		{"/launches/next", []string{"(upcoming)"}},

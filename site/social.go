@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"launchdir/app/kernel"
 	"launchdir/app/media"
 	"launchdir/db"
 	"launchdir/ops"
@@ -45,7 +46,7 @@ func (s *Site) weekCard(ctx context.Context, d *weekData) media.Card {
 	if len(names) > 0 {
 		sub = "Leading: " + strings.Join(names, ", ")
 	}
-	return media.Card{Kicker: "Launches of the week", Title: "Week of " + humanDate(d.Starts), Subtitle: sub,
+	return media.Card{Kicker: "Launches of the week", Title: "Week of " + kernel.HumanDate(d.Starts), Subtitle: sub,
 		Seed: d.Week, Site: s.App.SiteName(ctx), Footer: fmt.Sprintf("%d launches", d.Total)}
 }
 

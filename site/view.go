@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"launchdir/app/kernel"
 	"launchdir/db"
@@ -22,7 +21,7 @@ import (
 var pageNames = []string{"home", "listing", "categories", "category", "week", "leaderboards", "board",
 	"founders", "founder", "blog", "post", "awards", "search", "compare", "error",
 	"alternatives", "reviews", "signup", "signin", "reset-request", "reset", "unsubscribe", "following",
-	"upcoming", "notifications", "dispute", "digest", "digest_issue", "digest_link"}
+	"upcoming", "notifications", "dispute", "digest", "digest_issue", "digest_link", "review-retry"}
 
 func (s *Site) parse() error {
 	s.pages = map[string]*template.Template{}
@@ -41,9 +40,10 @@ var funcs = template.FuncMap{
 	"markdown":   renderMarkdown,
 	"paragraphs": paragraphs,
 	"drChart":    drChart,
-	"date":       humanDate,
+	"date":       kernel.HumanDate,
 	"money":      money,
 	"count":      countOf,
+	"platform":   platformLabel,
 	"stars":      stars,
 	"metric":     metricText,
 	"keys":       sortedKeys[string],
@@ -105,27 +105,6 @@ func drChart(h []db.DRPoint) template.HTML {
 	return template.HTML(fmt.Sprintf(`<svg class="chart" viewBox="0 0 %.0f %.0f" width="%.0f" height="%.0f" role="img" aria-label="%s">`+
 		`<title>%s</title><polyline fill="none" stroke="currentColor" stroke-width="2" points="%s"/></svg>`,
 		w, ht, w, ht, template.HTMLEscapeString(label), template.HTMLEscapeString(label), strings.Join(pts, " ")))
-}
-
-func humanDate(v any) string {
-	switch x := v.(type) {
-	case time.Time:
-		return x.Format("2 Jan 2006")
-	case *string: // optional dates in typed responses (e.g. a quote line's week)
-		if x == nil {
-			return ""
-		}
-		v = *x
-	case nil:
-		return ""
-	}
-	s := fmt.Sprint(v)
-	for _, layout := range []string{time.RFC3339, "2006-01-02"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t.Format("2 Jan 2006")
-		}
-	}
-	return s
 }
 
 // numbers prints figures for people: thousands separated ("70,983").

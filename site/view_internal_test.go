@@ -1,18 +1,57 @@
 package site
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"time"
+)
 
-// humanDate must read optional (*string) dates of typed responses, never
-// print a pointer.
-func TestHumanDate(t *testing.T) {
-	week := "2026-12-07"
-	var none *string
+func TestPeopleNumbers(t *testing.T) {
 	for _, c := range []struct {
-		in   any
-		want string
-	}{{&week, "7 Dec 2026"}, {week, "7 Dec 2026"}, {none, ""}, {nil, ""}, {"2026-11-18T12:00:00Z", "18 Nov 2026"}} {
-		if got := humanDate(c.in); got != c.want {
-			t.Errorf("humanDate(%#v) = %q, want %q", c.in, got, c.want)
+		got, want string
+	}{
+		{countOf(1, "vote", "votes"), "1 vote"},
+		{countOf(int64(0), "vote", "votes"), "0 votes"},
+		{countOf(2, "follower", "followers"), "2 followers"},
+		{countOf(int64(1204), "follower", "followers"), "1,204 followers"},
+		{money(int64(7098300)), "$70,983.00"},
+		{money(int64(5)), "$0.05"},
+		{centsText(7098300), "70,983.00"},
+		{centsText(-1999), "-19.99"},
+		{centsText(0), "0.00"},
+		{humanDuration(24 * time.Hour), "24 hours"},
+		{humanDuration(72 * time.Hour), "3 days"},
+		{humanDuration(time.Hour), "1 hour"},
+		{platformLabel("linkedin") + "|" + platformLabel("github") + "|" + platformLabel("producthunt") + "|" + platformLabel("zzz"), "LinkedIn|GitHub|Product Hunt|zzz"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%q, want %q", c.got, c.want)
 		}
+	}
+}
+
+func TestRevisionTextDiff(t *testing.T) {
+	show := func(ls []diffLine) string {
+		var b []string
+		for _, l := range ls {
+			b = append(b, map[string]string{"same": " ", "del": "-", "ins": "+"}[l.Kind]+l.Text)
+		}
+		return strings.Join(b, "|")
+	}
+	for _, c := range []struct{ before, after, want string }{
+		{`"One.\r\nTwo.\r\nThree."`, `"One.\nTwo, changed.\nThree."`, " One.|-Two.|+Two, changed.| Three."},
+		{`["a","b"]`, `["a","c","b"]`, " a|+c| b"},
+		{``, `"new"`, "+new"},
+		{`{"x":"1"}`, ``, "-x: 1"},
+		{`"same"`, `"same"`, " same"},
+		{`12`, `13`, "-12|+13"},
+	} {
+		if got := show(textDiff(c.before, c.after)); got != c.want {
+			t.Errorf("%s → %s: %q, want %q", c.before, c.after, got, c.want)
+		}
+	}
+	long := "[" + strings.Repeat(`"x",`, maxDiffLines) + `"x"]`
+	if n := len(textDiff(long, `"y"`)); n != maxDiffLines+2 {
+		t.Errorf("long value: %d lines", n)
 	}
 }

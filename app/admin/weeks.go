@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"strconv"
+	"strings"
 	"time"
 
 	"launchdir/app/kernel"
@@ -188,4 +189,43 @@ func (a *Service) FreeQueue(ctx context.Context, adminID int64, p AdminPage) (ke
 		out.Items = append(out.Items, q)
 	}
 	return out, rows.Err()
+}
+
+// ScheduledListingRef finds a scheduled listing for the site team's forms
+// by its id, its slug or its exact name (any case): a name two scheduled
+// listings share is refused with their slugs.
+func (a *Service) ScheduledListingRef(ctx context.Context, ref string) (int64, error) {
+	ref = strings.TrimSpace(ref)
+	if id, err := strconv.ParseInt(ref, 10, 64); err == nil && id > 0 {
+		return id, nil
+	}
+	rows, err := a.DB.R.QueryContext(ctx, `SELECT id, slug FROM listings WHERE status = 'scheduled' AND (slug = ?1 OR name = ?1 COLLATE NOCASE)
+		ORDER BY slug = ?1 DESC, id LIMIT 5`, ref)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	var ids []int64
+	var slugs []string
+	for rows.Next() {
+		var id int64
+		var slug string
+		if err := rows.Scan(&id, &slug); err != nil {
+			return 0, err
+		}
+		if slug == ref {
+			return id, nil
+		}
+		ids, slugs = append(ids, id), append(slugs, slug)
+	}
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	switch len(ids) {
+	case 0:
+		return 0, ops.Invalid("listing", "no scheduled listing has the id, address name or name %q", ref)
+	case 1:
+		return ids[0], nil
+	}
+	return 0, ops.Invalid("listing", "several scheduled listings are named %q: use one of %s", ref, strings.Join(slugs, ", "))
 }

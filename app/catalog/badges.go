@@ -130,8 +130,8 @@ func (a *Service) Earned(ctx context.Context, slug string) string {
 	if rank := a.place(ctx, id); rank != "" {
 		parts = append(parts, rank)
 	}
-	if t, err := time.Parse(kernel.DateLayout, week); err == nil {
-		parts = append(parts, "Launched on "+t.Format("2 Jan 2006"))
+	if _, err := time.Parse(kernel.DateLayout, week); err == nil {
+		parts = append(parts, "Launched on "+kernel.HumanDate(week))
 	}
 	return strings.Join(parts, " · ")
 }

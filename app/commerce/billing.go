@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"net/mail"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"launchdir/app/kernel"
+	"launchdir/app/vat"
 	"launchdir/ops"
 )
 
@@ -46,7 +46,7 @@ func (a *Service) RepriceOrderVAT(ctx context.Context, token, country, vatNumber
 	if len(vatNumber) > 32 {
 		return nil, ops.Invalid("vat_number", "must be at most 32 characters")
 	}
-	vat, errs := a.vatFor(ctx, country, vatNumber) // may ask VIES: outside the transaction
+	tax, errs := a.VAT.For(ctx, country, vatNumber) // may ask VIES: outside the transaction
 	if len(errs) > 0 {
 		return nil, ops.InvalidFields(errs)
 	}
@@ -82,12 +82,12 @@ func (a *Service) RepriceOrderVAT(ctx context.Context, token, country, vatNumber
 		rows.Close()
 		var vatTotal, taxable int64
 		for _, l := range lines {
-			lineVAT := vatAmount(l.net-l.disc, vat.RateBasisPoints)
+			lineVAT := vat.Amount(l.net-l.disc, tax.RateBasisPoints)
 			var d map[string]any
 			if err := json.Unmarshal([]byte(l.details), &d); err != nil {
 				return err
 			}
-			d["vat_rate"], d["vat_cents"], d["total_cents"] = vat.Rate, lineVAT, l.net-l.disc+lineVAT
+			d["vat_rate"], d["vat_cents"], d["total_cents"] = tax.Rate, lineVAT, l.net-l.disc+lineVAT
 			b, _ := json.Marshal(d)
 			if _, err := tx.ExecContext(ctx, `UPDATE order_lines SET vat_cents = ?, details = ? WHERE id = ?`, lineVAT, string(b), l.id); err != nil {
 				return err
@@ -96,7 +96,7 @@ func (a *Service) RepriceOrderVAT(ctx context.Context, token, country, vatNumber
 			taxable += l.net - l.disc
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE orders SET vat_cents = ?, total_cents = ?, vat_rate = ?, vat_note = ?, billing_country = ?,
-			vat_number = ?, updated_at = ? WHERE id = ?`, vatTotal, taxable+vatTotal, vat.Rate, vat.Note, vat.Country, vat.VATNumber,
+			vat_number = ?, updated_at = ? WHERE id = ?`, vatTotal, taxable+vatTotal, tax.Rate, tax.Note, tax.Country, tax.VATNumber,
 			a.NowText(), o.ID)
 		return err
 	})
@@ -167,13 +167,4 @@ func (a *Service) OrderListings(ctx context.Context, o *Order) ([]OrderListingLi
 		out = append(out, k)
 	}
 	return out, nil
-}
-
-// HumanTime formats an RFC 3339 time for people: "18 November 2026, 12:00 UTC".
-func HumanTime(rfc3339 string) string {
-	t, err := time.Parse(time.RFC3339, rfc3339)
-	if err != nil {
-		return rfc3339
-	}
-	return t.UTC().Format("2 January 2006, 15:04 UTC")
 }

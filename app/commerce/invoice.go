@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 
 	"launchdir/app/kernel"
+	"launchdir/app/vat"
 	"launchdir/ops"
 )
 
@@ -92,13 +92,13 @@ func (a *Service) seller(ctx context.Context, q kernel.Querier) Party {
 }
 
 // vatWording is the statement the invoice must carry for its treatment.
-func vatWording(v VATInfo) string {
+func vatWording(v vat.VATInfo) string {
 	switch v.Treatment {
-	case VATReverseCharge:
+	case vat.VATReverseCharge:
 		return "Reverse charge: VAT to be accounted for by the recipient (Article 196, Council Directive 2006/112/EC)."
-	case VATEUConsumer:
+	case vat.VATEUConsumer:
 		return "VAT charged at " + v.Rate + " % (" + v.Country + "), the rate of the customer's member state for electronically supplied services."
-	case VATOutsideEU:
+	case vat.VATOutsideEU:
 		return "VAT not charged: electronically supplied services to a customer outside the EU (place of supply outside the EU)."
 	default:
 		return "VAT not charged: no billing country was given."
@@ -185,12 +185,7 @@ func (a *Service) receipt(ctx context.Context, tx *sql.Tx, orderID, seq int64) e
 }
 
 // invoiceDate is an RFC 3339 time as a date.
-func invoiceDate(s string) string {
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t.UTC().Format("2 January 2006")
-	}
-	return s
-}
+func invoiceDate(s string) string { return kernel.HumanDate(s) }
 
 // emitPaid sends order.paid to the buyer's webhooks and the site team's.
 func (a *Service) emitPaid(ctx context.Context, tx *sql.Tx, orderID, seq int64) error {

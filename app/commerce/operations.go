@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"launchdir/app/kernel"
+	"launchdir/app/vat"
 	"launchdir/db"
 	"launchdir/ops"
 )
@@ -87,10 +88,10 @@ func (a *Service) getInvoice(ctx context.Context, in *ops.Input) (any, error) {
 // limit and the VAT number (which may ask VIES, so never inside a write
 // transaction).
 // The caller must call the returned release func when pricing is done.
-func (a *Service) prepareOrder(ctx context.Context, in *ops.Input) (*OrderRequest, VATInfo, []ops.FieldError, func(), error) {
+func (a *Service) prepareOrder(ctx context.Context, in *ops.Input) (*OrderRequest, vat.VATInfo, []ops.FieldError, func(), error) {
 	req, err := decodeOrderRequest(in)
 	if err != nil {
-		return nil, VATInfo{}, nil, nil, err
+		return nil, vat.VATInfo{}, nil, nil, err
 	}
 	release := func() {}
 	if req.PromoCode != "" {
@@ -99,10 +100,10 @@ func (a *Service) prepareOrder(ctx context.Context, in *ops.Input) (*OrderReques
 		release = gate.Unlock
 		if retry, blocked := a.promoBlocked(in.UserID()); blocked {
 			release()
-			return nil, VATInfo{}, nil, nil, promoRateLimited(retry)
+			return nil, vat.VATInfo{}, nil, nil, promoRateLimited(retry)
 		}
 	}
-	vat, vatErrs := a.vatFor(ctx, req.BillingCountry, req.VATNumber)
+	vat, vatErrs := a.VAT.For(ctx, req.BillingCountry, req.VATNumber)
 	return req, vat, vatErrs, release, nil
 }
 
@@ -253,20 +254,29 @@ func (a *Service) cancelOrder(ctx context.Context, in *ops.Input) (any, error) {
 	if err != nil {
 		return nil, kernel.NotFound(err, fmt.Sprintf("order %s", number))
 	}
-	changed, err := a.setPendingStatus(ctx, number, "canceled", "canceled by you")
+	// One transaction: the key records the effect and the canceled order
+	// is stored as the response with it.
+	var out *Order
+	err = a.DB.Tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE orders SET status = 'canceled', status_note = 'canceled by you', updated_at = ? WHERE number = ? AND status = 'pending'`,
+			a.NowText(), number)
+		if err != nil {
+			return err
+		}
+		n, _ := res.RowsAffected()
+		if o, err = loadOrder(ctx, tx, `WHERE o.number = ? AND o.user_id = ?`, number, in.UserID()); err != nil {
+			return err
+		}
+		if n != 1 {
+			return ops.Invalid("number", "order %s is %s; only an unpaid (pending) order can be canceled", number, o.Status)
+		}
+		out = o.publicView()
+		return kernel.RespondInTx(ctx, tx, out)
+	})
 	if err != nil {
 		return nil, err
 	}
-	if !changed {
-		if o, err = loadOrder(ctx, a.DB.W, `WHERE o.number = ? AND o.user_id = ?`, number, in.UserID()); err != nil {
-			return nil, err
-		}
-		return nil, ops.Invalid("number", "order %s is %s; only an unpaid (pending) order can be canceled", number, o.Status)
-	}
-	if o, err = loadOrder(ctx, a.DB.W, `WHERE o.number = ? AND o.user_id = ?`, number, in.UserID()); err != nil {
-		return nil, err
-	}
-	return o.publicView(), nil
+	return out, nil
 }
 
 func (a *Service) getOrder(ctx context.Context, in *ops.Input) (any, error) {

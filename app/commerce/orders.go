@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"launchdir/app/kernel"
+	"launchdir/app/vat"
 	"launchdir/db"
 	"launchdir/ops"
 )
@@ -61,7 +62,6 @@ type PaymentProvider interface {
 type orderRuntime struct {
 	mu         sync.Mutex
 	provider   PaymentProvider
-	vat        VATValidator
 	promoFails map[int64][]time.Time
 	// promoGate serialises requests that carry a promo code, so checking
 	// the guess limit and recording a wrong guess are one step: parallel
@@ -99,26 +99,26 @@ func (a *Service) Jobs() []kernel.Job {
 func (a *Service) TestCheckoutURL(token string) string { return a.Cfg.BaseURL + "/checkout/" + token }
 
 // frozenVAT completes the VAT stored on an order (country, rate, note,
-// VAT number) into the VATInfo a quote shows, so both carry one shape.
-func frozenVAT(v VATInfo) VATInfo {
-	v.RatesAsOf = VATRatesAsOf
+// VAT number) into the vat.VATInfo a quote shows, so both carry one shape.
+func frozenVAT(v vat.VATInfo) vat.VATInfo {
+	v.RatesAsOf = vat.VATRatesAsOf
 	whole, frac, _ := strings.Cut(v.Rate, ".")
 	frac = (frac + "00")[:2]
 	w, _ := strconv.Atoi(whole)
 	f, _ := strconv.Atoi(frac)
 	v.RateBasisPoints = w*100 + f
-	_, inEU := euVATRates[v.Country]
+	inEU := vat.InEU(v.Country)
 	switch {
 	case v.Country == "":
-		v.Treatment = VATNoCountry
+		v.Treatment = vat.VATNoCountry
 	case !inEU:
-		v.Treatment = VATOutsideEU
+		v.Treatment = vat.VATOutsideEU
 	case v.VATNumber != "" && v.RateBasisPoints == 0:
-		v.Treatment = VATReverseCharge
+		v.Treatment = vat.VATReverseCharge
 		valid := true
 		v.VATNumberValid = &valid
 	default:
-		v.Treatment = VATEUConsumer
+		v.Treatment = vat.VATEUConsumer
 	}
 	return v
 }
@@ -134,7 +134,7 @@ type Order struct {
 	TaxableCents  int64       `json:"taxable_cents"`
 	VATCents      int64       `json:"vat_cents"`
 	TotalCents    int64       `json:"total_cents"`
-	VAT           VATInfo     `json:"vat" doc:"The VAT frozen on the order: the same object as a quote's."`
+	VAT           vat.VATInfo `json:"vat" doc:"The VAT frozen on the order: the same object as a quote's."`
 	PromoCode     string      `json:"promo_code,omitempty"`
 	Lines         []QuoteLine `json:"lines"`
 	Provider      string      `json:"provider" enum:"test,stripe,none"`

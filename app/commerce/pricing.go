@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"launchdir/app/kernel"
+	"launchdir/app/vat"
 	"launchdir/db"
 	"launchdir/ops"
 )
@@ -78,7 +79,7 @@ type Quote struct {
 	TaxableCents  int64       `json:"taxable_cents"`
 	VATCents      int64       `json:"vat_cents"`
 	TotalCents    int64       `json:"total_cents"`
-	VAT           VATInfo     `json:"vat"`
+	VAT           vat.VATInfo `json:"vat"`
 	Promo         *PromoView  `json:"promo"`
 	Rounding      string      `json:"rounding"`
 }
@@ -185,7 +186,7 @@ func decodeOrderRequest(in *ops.Input) (*OrderRequest, error) {
 // and returns the quote. It reads through q (the read pool for quotes, the
 // write transaction for checkouts so capacity cannot be oversold). Another
 // user's listing is a 404; every other problem is a 400 naming its field.
-func (a *Service) priceOrder(ctx context.Context, q kernel.RowsQuerier, userID int64, req *OrderRequest, vat VATInfo, vatErrs []ops.FieldError) (*Quote, error) {
+func (a *Service) priceOrder(ctx context.Context, q kernel.RowsQuerier, userID int64, req *OrderRequest, tax vat.VATInfo, vatErrs []ops.FieldError) (*Quote, error) {
 	// Ownership first: someone else's listing is reported as missing.
 	for i, it := range req.Items {
 		if it.ListingID > 0 {
@@ -508,15 +509,15 @@ func (a *Service) priceOrder(ctx context.Context, q kernel.RowsQuerier, userID i
 		}
 		quote.Promo = pv
 	}
-	quote.VAT = vat
+	quote.VAT = tax
 	for i := range quote.Lines {
 		l := &quote.Lines[i]
 		if discounts != nil {
 			l.DiscountCents = discounts[i]
 		}
 		l.TaxableCents = l.NetCents - l.DiscountCents
-		l.VATRate = vat.Rate
-		l.VATCents = vatAmount(l.TaxableCents, vat.RateBasisPoints)
+		l.VATRate = tax.Rate
+		l.VATCents = vat.Amount(l.TaxableCents, tax.RateBasisPoints)
 		l.TotalCents = l.TaxableCents + l.VATCents
 		quote.SubtotalCents += l.NetCents
 		quote.DiscountCents += l.DiscountCents

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"launchdir/app/kernel"
+	"launchdir/app/vat"
 	"launchdir/ops"
 )
 
@@ -277,7 +278,7 @@ func (a *Service) listProducts(ctx context.Context, in *ops.Input) (any, error) 
 	return Products{
 		Products:      views,
 		BookableWeeks: weeks,
-		VATRatesAsOf:  VATRatesAsOf,
+		VATRatesAsOf:  vat.VATRatesAsOf,
 		Note: "Prices are net of VAT, in integer cents. Weeks are Mondays (YYYY-MM-DD); free is the remaining capacity " +
 			"(-1 = unlimited). launch: week optional (omitted = live now); featured, launch_bundle, relaunch: week required.",
 	}, nil

@@ -4,22 +4,25 @@
 // paid order has on listings (launch, relaunch, featured slot, unlocked
 // sections, extra categories, billboard).
 //
-// It imports only the kernel.
+// It imports the kernel and vat.
 package commerce
 
 import (
 	"time"
 
 	"launchdir/app/kernel"
+	"launchdir/app/vat"
 )
 
 // Service is the commerce domain.
 type Service struct {
 	*kernel.Kernel
+	// VAT works out the tax of every quote and order.
+	VAT    *vat.Service
 	orders *orderRuntime
 }
 
 // New builds the commerce domain.
-func New(k *kernel.Kernel) *Service {
-	return &Service{Kernel: k, orders: &orderRuntime{promoFails: map[int64][]time.Time{}}}
+func New(k *kernel.Kernel, v *vat.Service) *Service {
+	return &Service{Kernel: k, VAT: v, orders: &orderRuntime{promoFails: map[int64][]time.Time{}}}
 }

@@ -97,7 +97,7 @@ func (a *Service) checkAuthor(au author, body string) error {
 	}
 	if a.Now().Sub(au.created) < LinkMinAccountAge && kernel.HasLink(body) {
 		return ops.Invalid("body", "accounts younger than 24 hours may not post links or web addresses; write without them, or wait until %s",
-			au.created.Add(LinkMinAccountAge).UTC().Format("2 Jan 15:04 UTC"))
+			kernel.HumanTime(au.created.Add(LinkMinAccountAge).UTC().Format(time.RFC3339)))
 	}
 	return nil
 }
@@ -172,7 +172,10 @@ func (a *Service) Post(ctx context.Context, userID int64, slug string, parentID 
 	if err != nil {
 		return nil, err
 	}
-	var id int64
+	var (
+		id  int64
+		out *Comment
+	)
 	err = a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		l, err := openListing(ctx, tx, slug)
 		if err != nil {
@@ -212,12 +215,27 @@ func (a *Service) Post(ctx context.Context, userID int64, slug string, parentID 
 		if err != nil {
 			return err
 		}
-		return a.notifyComment(ctx, tx, l, au, id, parentAuthor, userID, body)
+		if err := a.notifyComment(ctx, tx, l, au, id, parentAuthor, userID, body); err != nil {
+			return err
+		}
+		out, err = a.respond(ctx, tx, id, userID)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return a.commentByID(ctx, id, userID)
+	return out, nil
+}
+
+// respond reads the comment as the request's answer inside the write
+// transaction that changed it, and stores it there as the idempotent
+// response (kernel.RespondInTx): a retry after a crash replays it.
+func (a *Service) respond(ctx context.Context, tx *sql.Tx, id, viewer int64) (*Comment, error) {
+	c, err := a.commentIn(ctx, tx, id, viewer)
+	if err != nil {
+		return nil, err
+	}
+	return c, kernel.RespondInTx(ctx, tx, c)
 }
 
 // replyable checks that parentID is a top-level comment of the listing
@@ -319,6 +337,7 @@ func (a *Service) Edit(ctx context.Context, userID, commentID int64, body string
 	if err != nil {
 		return nil, err
 	}
+	var out *Comment
 	err = a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		created, deleted, err := a.own(ctx, tx, userID, commentID)
 		if err != nil {
@@ -343,35 +362,46 @@ func (a *Service) Edit(ctx context.Context, userID, commentID int64, body string
 		if err := a.checkAuthor(au, body); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE comments SET body = ?, edited_at = ? WHERE id = ?`, body, a.NowText(), commentID)
+		if _, err = tx.ExecContext(ctx, `UPDATE comments SET body = ?, edited_at = ? WHERE id = ?`, body, a.NowText(), commentID); err != nil {
+			return err
+		}
+		out, err = a.respond(ctx, tx, commentID, userID)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return a.commentByID(ctx, commentID, userID)
+	return out, nil
 }
 
 // Delete removes the text of the person's comment; the thread keeps a
 // "deleted" placeholder, so replies still read in order. Deleting twice
 // is fine.
 func (a *Service) Delete(ctx context.Context, userID, commentID int64) (*Comment, error) {
+	var out *Comment
 	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
-		if _, deleted, err := a.own(ctx, tx, userID, commentID); err != nil || deleted {
+		_, deleted, err := a.own(ctx, tx, userID, commentID)
+		if err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE comments SET body = '', pinned = 0, deleted_at = ? WHERE id = ?`, a.NowText(), commentID)
+		if !deleted {
+			if _, err := tx.ExecContext(ctx, `UPDATE comments SET body = '', pinned = 0, deleted_at = ? WHERE id = ?`, a.NowText(), commentID); err != nil {
+				return err
+			}
+		}
+		out, err = a.respond(ctx, tx, commentID, userID)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return a.commentByID(ctx, commentID, userID)
+	return out, nil
 }
 
 // Pin makes the owner's own top-level comment the listing's pinned
 // maker's comment (replacing any earlier one), or unpins it.
 func (a *Service) Pin(ctx context.Context, userID, commentID int64, pin bool) (*Comment, error) {
+	var out *Comment
 	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		if _, deleted, err := a.own(ctx, tx, userID, commentID); err != nil {
 			return err
@@ -389,20 +419,31 @@ func (a *Service) Pin(ctx context.Context, userID, commentID int64, pin bool) (*
 		if parent.Valid {
 			return ops.Invalid("comment_id", "only a top-level comment can be pinned, not a reply")
 		}
-		if !pin {
-			_, err := tx.ExecContext(ctx, `UPDATE comments SET pinned = 0 WHERE id = ?`, commentID)
+		if err := setPinned(ctx, tx, listingID, commentID, pin); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE comments SET pinned = 0 WHERE listing_id = ? AND pinned`, listingID); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx, `UPDATE comments SET pinned = 1 WHERE id = ?`, commentID)
+		var err error
+		out, err = a.respond(ctx, tx, commentID, userID)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return a.commentByID(ctx, commentID, userID)
+	return out, nil
+}
+
+// setPinned pins the comment (unpinning any other of the listing) or
+// unpins it.
+func setPinned(ctx context.Context, tx *sql.Tx, listingID, commentID int64, pin bool) error {
+	if !pin {
+		_, err := tx.ExecContext(ctx, `UPDATE comments SET pinned = 0 WHERE id = ?`, commentID)
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE comments SET pinned = 0 WHERE listing_id = ? AND pinned`, listingID); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `UPDATE comments SET pinned = 1 WHERE id = ?`, commentID)
+	return err
 }
 
 // ToggleUpvote adds or withdraws the person's upvote of a comment (one per

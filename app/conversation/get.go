@@ -58,12 +58,25 @@ func (a *Service) slugOf(ctx context.Context, commentID int64) (string, error) {
 
 // SetNotifications applies several on/off choices in one transaction.
 func (a *Service) SetNotifications(ctx context.Context, userID int64, changes map[string]bool) error {
-	return a.DB.Tx(ctx, func(tx *sql.Tx) error {
+	_, err := a.setNotifications(ctx, userID, changes)
+	return err
+}
+
+// setNotifications applies changes and answers every setting as it is
+// now, read and stored as the idempotent response in the same transaction.
+func (a *Service) setNotifications(ctx context.Context, userID int64, changes map[string]bool) (NotificationSettings, error) {
+	var out NotificationSettings
+	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		for kind, on := range changes {
 			if err := a.SetNotification(ctx, tx, userID, kind, on); err != nil {
 				return err
 			}
 		}
-		return nil
+		var err error
+		if out.Settings, err = kernel.NotificationSettingsIn(ctx, tx, userID); err != nil {
+			return err
+		}
+		return kernel.RespondInTx(ctx, tx, out)
 	})
+	return out, err
 }

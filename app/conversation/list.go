@@ -145,7 +145,13 @@ func (a *Service) Summary(ctx context.Context, slug string, viewer int64) (shown
 
 // commentByID is one comment as its author sees it after a change.
 func (a *Service) commentByID(ctx context.Context, id, viewer int64) (*Comment, error) {
-	row := a.DB.R.QueryRowContext(ctx, `SELECT `+commentCols+` FROM comments c LEFT JOIN users u ON u.id = c.user_id WHERE c.id = ?`, viewer, id)
+	return a.commentIn(ctx, a.DB.R, id, viewer)
+}
+
+// commentIn reads comment id as viewer sees it through q (the read pool,
+// or the write transaction that changed it).
+func (a *Service) commentIn(ctx context.Context, q kernel.Querier, id, viewer int64) (*Comment, error) {
+	row := q.QueryRowContext(ctx, `SELECT `+commentCols+` FROM comments c LEFT JOIN users u ON u.id = c.user_id WHERE c.id = ?`, viewer, id)
 	c, err := a.scan(row, viewer)
 	if err == sql.ErrNoRows {
 		return nil, ops.NotFound("comment")

@@ -125,8 +125,9 @@ func (a *Service) updateNotificationSettings(ctx context.Context, in *ops.Input)
 	for _, s := range body.Settings {
 		changes[s.Kind] = s.On
 	}
-	if err := a.SetNotifications(ctx, in.UserID(), changes); err != nil {
+	out, err := a.setNotifications(ctx, in.UserID(), changes)
+	if err != nil {
 		return nil, err
 	}
-	return a.getNotificationSettings(ctx, in)
+	return out, nil
 }

@@ -159,8 +159,10 @@ func (a *Service) list(ctx context.Context, tx *sql.Tx, q string, args ...any) (
 
 // build writes the digest of week (looking back) and thisWeek's launches.
 func (a *Service) build(ctx context.Context, tx *sql.Tx, week, thisWeek string) (*Issue, error) {
-	top, err := a.list(ctx, tx, `SELECT l.name, l.slug, l.tagline, wv.votes || ' votes' FROM weekly_votes wv JOIN listings l ON l.id = wv.listing_id
-		WHERE wv.week = ? AND l.status = 'live' AND wv.votes > 0 ORDER BY wv.votes DESC, l.id LIMIT ?`, week, topLaunches)
+	// The week's ranking is the one every page shows (db.WeekRankFrom):
+	// launches of that week by their votes in that week.
+	top, err := a.list(ctx, tx, `SELECT l.name, l.slug, l.tagline, CASE n.votes WHEN 1 THEN '1 vote' ELSE n.votes || ' votes' END`+
+		db.WeekRankFrom+` AND l.status = 'live' AND n.votes > 0`+db.WeekRankOrder+` LIMIT ?2`, week, topLaunches)
 	if err != nil {
 		return nil, err
 	}
@@ -169,15 +171,12 @@ func (a *Service) build(ctx context.Context, tx *sql.Tx, week, thisWeek string) 
 	if err != nil {
 		return nil, err
 	}
-	launching, err := a.list(ctx, tx, `SELECT l.name, l.slug, l.tagline, '' FROM listings l WHERE l.launch_week = ? AND l.status = 'live'
-		ORDER BY l.votes DESC, l.id LIMIT ?`, thisWeek, topLaunches)
+	launching, err := a.list(ctx, tx, `SELECT l.name, l.slug, l.tagline, ''`+db.WeekRankFrom+` AND l.status = 'live'`+db.WeekRankOrder+` LIMIT ?2`,
+		thisWeek, topLaunches)
 	if err != nil {
 		return nil, err
 	}
-	day := func(s string) string {
-		t, _ := time.Parse(kernel.DateLayout, s)
-		return t.Format("2 January 2006")
-	}
+	day := kernel.HumanDate
 	is := &Issue{Week: week, Subject: a.Cfg.SiteName + " weekly: the week of " + day(week)}
 	var text, h strings.Builder
 	section := func(title, empty string, items []item) {

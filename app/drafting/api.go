@@ -36,8 +36,26 @@ func (a *Service) submitListing(ctx context.Context, in *ops.Input) (any, error)
 	}
 	now := a.Now().UTC().Format(time.RFC3339Nano)
 	r := &draftRow{id: newUUID(), owner: in.UserID(), url: u, status: draftCrawling, data: newDraftData(), createdAt: now, updatedAt: now}
-	_, err = a.DB.W.ExecContext(ctx, `INSERT INTO drafts(id, user_id, url, status, data, created_at, updated_at) VALUES(?,?,?,?,?,?,?)`,
-		r.id, r.owner, r.url, r.status, db.EncodeJSON(r.data), now, now)
+	var out *Draft
+	// In a transaction (db.Tx), so an idempotent request's key records the
+	// effect and a retry after a crash never inserts a second draft.
+	err = a.DB.Tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO drafts(id, user_id, url, status, data, created_at, updated_at) VALUES(?,?,?,?,?,?,?)`,
+			r.id, r.owner, r.url, r.status, db.EncodeJSON(r.data), now, now); err != nil {
+			return err
+		}
+		if in.Progress != nil {
+			// A client that asked for progress gets the draft as the
+			// crawl leaves it, known only after this commit: its response
+			// is stored after the handler (a crash in between answers
+			// the effect_committed conflict).
+			return nil
+		}
+		// Otherwise the answer is the new draft, crawling: the crawl
+		// queued after the commit does not change it.
+		out = a.view(ctx, r)
+		return kernel.RespondInTx(ctx, tx, out)
+	})
 	a.drafts.submitMu.Unlock()
 	if err != nil {
 		return nil, err
@@ -46,7 +64,7 @@ func (a *Service) submitListing(ctx context.Context, in *ops.Input) (any, error)
 	if in.Progress != nil {
 		return a.waitWithProgress(ctx, in, r.id)
 	}
-	return a.view(ctx, r), nil
+	return out, nil
 }
 
 // waitWithProgress serves clients that asked for progress (MCP progress
@@ -145,7 +163,7 @@ func (a *Service) inviteCofounder(ctx context.Context, in *ops.Input) (any, erro
 			return err
 		}
 		out = Invite{DraftID: r.id, Email: email, InvitedAt: now, InvitesUsed: n + 1, InvitesLeft: 9 - n}
-		return nil
+		return kernel.RespondInTx(ctx, tx, out)
 	})
 	return out, err
 }
@@ -183,7 +201,7 @@ func (a *Service) submitDraft(ctx context.Context, in *ops.Input) (any, error) {
 		}
 		out = SubmittedDraft{ListingID: r.listingID.Int64, Status: "draft", Draft: *a.view(ctx, r),
 			Next: "Publish with choose_free_listing or create_checkout (product launch). Later edits to the draft update this listing."}
-		return nil
+		return kernel.RespondInTx(ctx, tx, out)
 	})
 	return out, err
 }
@@ -207,7 +225,7 @@ func (a *Service) deleteDraft(ctx context.Context, in *ops.Input) (any, error) {
 			out.ListingID = &id
 			out.Note = fmt.Sprintf("The draft is deleted; listing %d submitted from it stays yours (edit it under your listings).", id)
 		}
-		return nil
+		return kernel.RespondInTx(ctx, tx, out)
 	})
 	return out, err
 }

@@ -114,6 +114,17 @@ type draftData struct {
 	// Logo is the drafter's logo, fetched and stored (or one the founder
 	// uploaded instead); nil when there is none or it was removed.
 	Logo *DraftLogo `json:"logo,omitempty"`
+	// CategorySuggestions are the drafter's best categories of the tree
+	// (crawl's classifier: at most 3, best first), kept for the founder to
+	// choose from even after the categories field is edited.
+	CategorySuggestions []CategorySuggestion `json:"category_suggestions,omitempty"`
+}
+
+// CategorySuggestion is a category of the tree the drafter found the site
+// to fit, with the quote that decided it.
+type CategorySuggestion struct {
+	Name     string           `json:"name" doc:"A category name of this directory's tree."`
+	Evidence []crawl.Evidence `json:"evidence" doc:"The page and quote that decided it."`
 }
 
 // DraftLogo is a draft's logo: stored on this site, with where it came from.
@@ -135,30 +146,31 @@ func newDraftData() *draftData {
 
 // Draft is the API view of a draft.
 type Draft struct {
-	ID             string            `json:"id"`
-	URL            string            `json:"url"`
-	Status         string            `json:"status" enum:"crawling,drafting,ready,failed"`
-	Failure        *DraftFailure     `json:"failure,omitempty" doc:"Only when status is failed."`
-	Fields         map[string]*Field `json:"fields"`
-	FAQs           []DraftFAQ        `json:"faqs"`
-	Founders       []DraftFounder    `json:"founders"`
-	CompanySocials db.Socials        `json:"company_socials"`
-	FounderSocials db.Socials        `json:"founder_socials"`
-	Story          map[string]string `json:"story"`
-	Milestones     []db.Milestone    `json:"milestones"`
-	CompetitorURL  string            `json:"competitor_url"`
-	SEO            map[string]string `json:"seo"`
-	Completeness   int               `json:"completeness"`
-	Missing        []string          `json:"missing"`
-	NotFound       []string          `json:"not_found_on_website"`
-	ListingID      *int64            `json:"listing_id"`
-	PagesRead      []string          `json:"pages_read" format:"uri"`
-	Invites        []string          `json:"invites" format:"email"`
-	CreatedAt      string            `json:"created_at"`
-	UpdatedAt      string            `json:"updated_at"`
-	Poll           string            `json:"poll,omitempty"`
-	Warnings       []string          `json:"warnings,omitempty" doc:"What this submit or update did not keep on the listing and why (e.g. categories beyond what the plan allows)."`
-	Logo           *DraftLogo        `json:"logo,omitempty" doc:"The logo found on the website (fetched through the SSRF guard and re-encoded) or uploaded; absent when none."`
+	ID                  string               `json:"id"`
+	URL                 string               `json:"url"`
+	Status              string               `json:"status" enum:"crawling,drafting,ready,failed"`
+	Failure             *DraftFailure        `json:"failure,omitempty" doc:"Only when status is failed."`
+	Fields              map[string]*Field    `json:"fields"`
+	FAQs                []DraftFAQ           `json:"faqs"`
+	Founders            []DraftFounder       `json:"founders"`
+	CompanySocials      db.Socials           `json:"company_socials"`
+	FounderSocials      db.Socials           `json:"founder_socials"`
+	Story               map[string]string    `json:"story"`
+	Milestones          []db.Milestone       `json:"milestones"`
+	CompetitorURL       string               `json:"competitor_url"`
+	SEO                 map[string]string    `json:"seo"`
+	Completeness        int                  `json:"completeness"`
+	Missing             []string             `json:"missing"`
+	NotFound            []string             `json:"not_found_on_website"`
+	ListingID           *int64               `json:"listing_id"`
+	PagesRead           []string             `json:"pages_read" format:"uri"`
+	Invites             []string             `json:"invites" format:"email"`
+	CreatedAt           string               `json:"created_at"`
+	UpdatedAt           string               `json:"updated_at"`
+	Poll                string               `json:"poll,omitempty"`
+	Warnings            []string             `json:"warnings,omitempty" doc:"What this submit or update did not keep on the listing and why (e.g. categories beyond what the plan allows)."`
+	Logo                *DraftLogo           `json:"logo,omitempty" doc:"The logo found on the website (fetched through the SSRF guard and re-encoded) or uploaded; absent when none."`
+	CategorySuggestions []CategorySuggestion `json:"category_suggestions,omitempty" doc:"Up to 3 categories of the tree the website fits, best first, each with the quote that decided it; absent when the site does not say what the product is. Choose one as the first of fields.categories."`
 }
 
 // draftRow is a loaded draft.
@@ -244,7 +256,7 @@ func (a *Service) view(ctx context.Context, r *draftRow) *Draft {
 	v := &Draft{ID: r.id, URL: r.url, Status: r.status, Fields: apiFields(d.Fields), FAQs: d.FAQs, Founders: d.Founders,
 		CompanySocials: d.CompanySocials, FounderSocials: map[string]string{}, Story: d.Story, Milestones: d.Milestones,
 		CompetitorURL: d.CompetitorURL, SEO: d.SEO, CreatedAt: r.createdAt, UpdatedAt: r.updatedAt, PagesRead: []string{}, Invites: []string{},
-		Warnings: d.warnings, Logo: d.Logo}
+		Warnings: d.warnings, Logo: d.Logo, CategorySuggestions: d.CategorySuggestions}
 	if len(d.Founders) > 0 && d.Founders[0].Socials != nil {
 		v.FounderSocials = d.Founders[0].Socials
 	}

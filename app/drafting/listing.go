@@ -16,12 +16,12 @@ import (
 	"launchdir/app/owning"
 	"launchdir/db"
 
-	"github.com/gosimple/slug"
+	"github.com/gosimple/unidecode"
 )
 
 // Slugify makes a URL slug (^[a-z0-9][a-z0-9-]{0,219}$) from a name:
 // letters of the Latin, Greek and Cyrillic alphabets are transliterated by
-// gosimple/slug (ü → u, ø → o, ß → ss, Я → ia), letters of other scripts
+// gosimple/unidecode (ü → u, ø → o, ß → ss, Я → ia), letters of other scripts
 // (Japanese, Arabic, …), which have no one romanisation, are left out. A
 // name with nothing left gives "": the caller falls back (SlugFor).
 func Slugify(name string) string {
@@ -31,11 +31,31 @@ func Slugify(name string) string {
 		}
 		return r
 	}, name)
-	s := slug.Make(kept)
+	s := slugWords(unidecode.Unidecode(kept))
 	if len(s) > 200 {
 		s = strings.Trim(s[:200], "-")
 	}
 	return s
+}
+
+// slugWords lower-cases ASCII text and joins its runs of letters and digits
+// with single hyphens ("&" reads as "and", "@" as "at").
+func slugWords(s string) string {
+	s = strings.NewReplacer("&", " and ", "@", " at ").Replace(strings.ToLower(s))
+	var b strings.Builder
+	dash := false
+	for _, r := range s {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+			continue
+		}
+		dash = true
+	}
+	return b.String()
 }
 
 // SlugFor is the slug of a listing named name at domain: the name's slug,

@@ -10,26 +10,41 @@ import (
 )
 
 // fetchDraftLogo fetches the logo the drafter found, through the guarded
-// client and the media limits, and stores it. A logo that cannot be had
-// (blocked address, too large, SVG, not an image) leaves the draft without
-// one: the founder can upload one on the draft page.
-func (a *Service) fetchDraftLogo(ctx context.Context, draftID string, v crawl.Value) *DraftLogo {
-	u, _ := v.Value.(string)
-	if u == "" {
-		return nil
+// client and the media limits, and stores it. When that logo cannot be had
+// (an SVG, blocked, too large, not an image) or none was found, the home
+// page's icons are tried (apple-touch-icon first); failing all, the draft
+// has no logo and the founder can upload one on the draft page.
+func (a *Service) fetchDraftLogo(ctx context.Context, draftID string, v crawl.Value, pages []crawl.Page) *DraftLogo {
+	type candidate struct{ url, page string }
+	var cands []candidate
+	if u, _ := v.Value.(string); u != "" {
+		page := ""
+		if len(v.Evidence) > 0 {
+			page = v.Evidence[0].URL
+		}
+		cands = append(cands, candidate{u, page})
 	}
-	page := ""
-	if len(v.Evidence) > 0 {
-		page = v.Evidence[0].URL
-	}
-	data, err := a.Media.Fetch(ctx, u)
-	if err == nil {
-		var p *media.Processed
-		if p, err = a.Media.Store(ctx, data, media.KindLogo, media.Source{URL: u, Page: page}); err == nil {
-			return &DraftLogo{URL: a.Media.URL(p, "256"), Source: u, Page: page}
+	if len(pages) > 0 {
+		for i, u := range crawl.IconURLs(pages[0]) {
+			if i == 3 { // a few requests at most
+				break
+			}
+			cands = append(cands, candidate{u, pages[0].URL})
 		}
 	}
-	a.Log.Info("draft logo not kept", "draft", draftID, "url", u, "reason", err)
+	for _, c := range cands {
+		if ctx.Err() != nil {
+			return nil
+		}
+		data, err := a.Media.Fetch(ctx, c.url)
+		if err == nil {
+			var p *media.Processed
+			if p, err = a.Media.Store(ctx, data, media.KindLogo, media.Source{URL: c.url, Page: c.page}); err == nil {
+				return &DraftLogo{URL: a.Media.URL(p, "256"), Source: c.url, Page: c.page}
+			}
+		}
+		a.Log.Info("draft logo candidate not kept", "draft", draftID, "url", c.url, "reason", err)
+	}
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"launchdir/app/kernel"
 	"launchdir/crawl"
 	"launchdir/db"
 	"launchdir/ops"
@@ -40,6 +41,7 @@ func (a *Service) updateDraft(ctx context.Context, in *ops.Input) (any, error) {
 	var (
 		r     *draftRow
 		regen []string
+		out   *Draft
 	)
 	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		var err error
@@ -56,7 +58,14 @@ func (a *Service) updateDraft(ctx context.Context, in *ops.Input) (any, error) {
 		if err := a.saveDraft(ctx, tx, r); err != nil {
 			return err
 		}
-		return a.syncSubmitted(ctx, tx, r, in.UserID(), "update_draft", editScope(&req, in))
+		if err := a.syncSubmitted(ctx, tx, r, in.UserID(), "update_draft", editScope(&req, in)); err != nil {
+			return err
+		}
+		// The response is the draft as saved (status drafting while a
+		// regeneration is queued): stored with the edit, the queueing
+		// after the commit does not change it.
+		out = a.view(ctx, r)
+		return kernel.RespondInTx(ctx, tx, out)
 	})
 	if err != nil {
 		return nil, err
@@ -64,7 +73,7 @@ func (a *Service) updateDraft(ctx context.Context, in *ops.Input) (any, error) {
 	if len(regen) > 0 {
 		a.enqueueDraft(draftJob{id: r.id, regenerate: regen})
 	}
-	return a.view(ctx, r), nil
+	return out, nil
 }
 
 // editScope is what an update_draft changed, for the listing sync.
@@ -108,6 +117,9 @@ func applyDraftEdits(d *draftData, req *updateDraftInput, in *ops.Input) {
 		if y, ok := req.Fields[name].(float64); ok && name == "founded_year" {
 			req.Fields[name] = strconv.Itoa(int(y)) // kept as drafted: text
 		}
+		if s, ok := req.Fields[name].(string); ok {
+			req.Fields[name] = kernel.NormalizeText(s) // a form's CRLF is not a change
+		}
 		setTypedField(d.Fields[name], req.Fields[name])
 	}
 	for _, name := range req.Restore {
@@ -138,7 +150,9 @@ func applyDraftEdits(d *draftData, req *updateDraftInput, in *ops.Input) {
 	}
 	if in.Has("story") { // PATCH: the sections sent change, the others stay
 		d.Story = orMap(d.Story)
-		maps.Copy(d.Story, req.Story)
+		for k, v := range req.Story {
+			d.Story[k] = kernel.NormalizeText(v)
+		}
 	}
 	if in.Has("milestones") {
 		d.Milestones = req.Milestones

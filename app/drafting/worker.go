@@ -363,7 +363,7 @@ func (a *Service) draftJobWithin(ctx, jctx context.Context, j draftJob) {
 	}
 	var logo *DraftLogo
 	if len(j.regenerate) == 0 || slices.Contains(j.regenerate, "logo_url") {
-		logo = a.fetchDraftLogo(jctx, r.id, prof.Fields["logo_url"])
+		logo = a.fetchDraftLogo(jctx, r.id, prof.Fields["logo_url"], pages)
 	}
 	if err := a.applyProfile(ctx, r.id, prof, logo, dropped, j.regenerate); err != nil {
 		a.Log.Error("draft apply", "draft", r.id, "err", err)
@@ -451,6 +451,9 @@ func (a *Service) applyProfile(ctx context.Context, id string, p *crawl.Profile,
 		if len(only) == 0 || slices.Contains(only, "logo_url") {
 			d.Logo = logo
 		}
+		if slices.Contains(only, "categories") {
+			d.CategorySuggestions = categorySuggestions(p.CategoryCandidates)
+		}
 		r.status = draftReady
 		if err := a.saveDraft(ctx, tx, r); err != nil {
 			return err
@@ -524,6 +527,7 @@ func normalizeAIValue(v any) any {
 // applyAIExtras fills FAQs, founders and socials from a first draft unless
 // the user already set them.
 func applyAIExtras(d *draftData, p *crawl.Profile) {
+	d.CategorySuggestions = categorySuggestions(p.CategoryCandidates)
 	if len(d.FAQs) == 0 {
 		for _, f := range p.FAQs {
 			if len(d.FAQs) == 5 {
@@ -554,4 +558,17 @@ func applyAIExtras(d *draftData, p *crawl.Profile) {
 			}
 		}
 	}
+}
+
+// categorySuggestions keeps the classifier's candidates (already checked
+// against the tree by the guard) with their evidence, at most 3.
+func categorySuggestions(cands []crawl.CategoryCandidate) []CategorySuggestion {
+	out := []CategorySuggestion{}
+	for _, c := range cands {
+		if len(out) == 3 {
+			break
+		}
+		out = append(out, CategorySuggestion{Name: c.Name, Evidence: orEvidence(c.Evidence)})
+	}
+	return out
 }

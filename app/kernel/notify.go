@@ -171,7 +171,13 @@ type NotifySetting struct {
 
 // NotificationSettings lists every kind with the person's choice.
 func (a *Kernel) NotificationSettings(ctx context.Context, userID int64) ([]NotifySetting, error) {
-	rows, err := a.DB.R.QueryContext(ctx, `SELECT kind FROM notification_off WHERE user_id = ?`, userID)
+	return NotificationSettingsIn(ctx, a.DB.R, userID)
+}
+
+// NotificationSettingsIn is NotificationSettings read through q (the write
+// transaction that changed them, to store them as its response).
+func NotificationSettingsIn(ctx context.Context, q RowsQuerier, userID int64) ([]NotifySetting, error) {
+	rows, err := q.QueryContext(ctx, `SELECT kind FROM notification_off WHERE user_id = ?`, userID)
 	if err != nil {
 		return nil, err
 	}

@@ -18,23 +18,19 @@ const (
 	settingSiteLogo = "site_logo_hash"
 )
 
-// SetSiteImage stores an uploaded favicon or site logo and makes it the
+// SetSiteImage stores a processed favicon or site logo (Process with
+// KindFavicon or KindSiteLogo, outside the transaction) and makes it the
 // site's, inside tx (the admin domain wraps it with its check and audit).
-// It returns the image's hash.
-func (a *Service) SetSiteImage(ctx context.Context, tx *sql.Tx, kind Kind, data []byte) (string, error) {
+func (a *Service) SetSiteImage(ctx context.Context, tx *sql.Tx, p *Processed) error {
 	key := settingSiteLogo
-	if kind == KindFavicon {
+	if p.Kind == KindFavicon {
 		key = settingFavicon
 	}
-	p, err := Process(ctx, data, kind)
-	if err != nil {
-		return "", err
-	}
 	if err := a.save(ctx, tx, p, Source{}); err != nil {
-		return "", err
+		return err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO settings(key, value) VALUES(?,?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, key, p.Hash)
-	return p.Hash, err
+	_, err := tx.ExecContext(ctx, `INSERT INTO settings(key, value) VALUES(?,?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, key, p.Hash)
+	return err
 }
 
 // ClearSiteImage goes back to the drawn default.

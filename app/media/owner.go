@@ -51,20 +51,30 @@ func (a *Service) Fetch(ctx context.Context, u string) ([]byte, error) {
 	return data, nil
 }
 
-func (a *Service) setListingLogo(ctx context.Context, in *ops.Input) (any, error) {
-	id, uid := in.Int("listing_id"), in.UserID()
+// ownedUpload checks that the caller owns the listing before anything is
+// fetched or decoded, then reads the image (base64, upload or URL) and
+// processes it as kind; every owner upload starts here.
+func (a *Service) ownedUpload(ctx context.Context, in *ops.Input, uid, id int64, kind Kind) (*Processed, Source, error) {
 	if err := a.OwnListing(ctx, a.DB.R, uid, id); err != nil {
-		return nil, err
+		return nil, Source{}, err
 	}
 	data, src, err := a.imageInput(ctx, in)
 	if err != nil {
-		return nil, err
+		return nil, Source{}, err
 	}
-	p, err := Process(ctx, data, KindLogo)
+	p, err := Process(ctx, data, kind)
+	return p, src, err
+}
+
+func (a *Service) setListingLogo(ctx context.Context, in *ops.Input) (any, error) {
+	id, uid := in.Int("listing_id"), in.UserID()
+	p, src, err := a.ownedUpload(ctx, in, uid, id, KindLogo)
 	if err != nil {
 		return nil, err
 	}
 	url := a.URL(p, "256")
+	img := a.imageOf(p, "256")
+	out := LogoResult{ListingID: id, LogoURL: url, Logo: &img}
 	err = a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		if err := a.OwnListing(ctx, tx, uid, id); err != nil {
 			return err
@@ -72,13 +82,15 @@ func (a *Service) setListingLogo(ctx context.Context, in *ops.Input) (any, error
 		if err := a.save(ctx, tx, p, src); err != nil {
 			return err
 		}
-		return a.setLogoURL(ctx, tx, id, uid, url)
+		if err := a.setLogoURL(ctx, tx, id, uid, url); err != nil {
+			return err
+		}
+		return kernel.RespondInTx(ctx, tx, out)
 	})
 	if err != nil {
 		return nil, err
 	}
-	img := a.imageOf(p, "256")
-	return LogoResult{ListingID: id, LogoURL: url, Logo: &img}, nil
+	return out, nil
 }
 
 // SetListingLogo attaches a stored logo to a listing inside tx (drafts
@@ -107,7 +119,10 @@ func (a *Service) deleteListingLogo(ctx context.Context, in *ops.Input) (any, er
 		if err := a.OwnListing(ctx, tx, uid, id); err != nil {
 			return err
 		}
-		return a.setLogoURL(ctx, tx, id, uid, "")
+		if err := a.setLogoURL(ctx, tx, id, uid, ""); err != nil {
+			return err
+		}
+		return kernel.RespondInTx(ctx, tx, LogoResult{ListingID: id})
 	})
 	if err != nil {
 		return nil, err
@@ -117,14 +132,7 @@ func (a *Service) deleteListingLogo(ctx context.Context, in *ops.Input) (any, er
 
 func (a *Service) addScreenshot(ctx context.Context, in *ops.Input) (any, error) {
 	id, uid := in.Int("listing_id"), in.UserID()
-	if err := a.OwnListing(ctx, a.DB.R, uid, id); err != nil {
-		return nil, err
-	}
-	data, src, err := a.imageInput(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	p, err := Process(ctx, data, KindScreenshot)
+	p, src, err := a.ownedUpload(ctx, in, uid, id, KindScreenshot)
 	if err != nil {
 		return nil, err
 	}
@@ -142,8 +150,10 @@ func (a *Service) addScreenshot(ctx context.Context, in *ops.Input) (any, error)
 		if err := a.revise(ctx, tx, id, uid, "screenshot", id, nil, map[string]any{"added": a.URL(p, "1600")}); err != nil {
 			return err
 		}
-		g, err = a.gallery(ctx, tx, id)
-		return err
+		if g, err = a.gallery(ctx, tx, id); err != nil {
+			return err
+		}
+		return kernel.RespondInTx(ctx, tx, g)
 	})
 	if err != nil {
 		return nil, err
@@ -187,8 +197,10 @@ func (a *Service) deleteScreenshot(ctx context.Context, in *ops.Input) (any, err
 		if err := a.revise(ctx, tx, id, uid, "screenshot", sid, map[string]any{"removed": url}, nil); err != nil {
 			return err
 		}
-		g, err = a.gallery(ctx, tx, id)
-		return err
+		if g, err = a.gallery(ctx, tx, id); err != nil {
+			return err
+		}
+		return kernel.RespondInTx(ctx, tx, g)
 	})
 	if err != nil {
 		return nil, err
@@ -219,8 +231,10 @@ func (a *Service) reorderScreenshots(ctx context.Context, in *ops.Input) (any, e
 				return err
 			}
 		}
-		g, err = a.gallery(ctx, tx, id)
-		return err
+		if g, err = a.gallery(ctx, tx, id); err != nil {
+			return err
+		}
+		return kernel.RespondInTx(ctx, tx, g)
 	})
 	if err != nil {
 		return nil, err
@@ -274,18 +288,12 @@ func (a *Service) gallery(ctx context.Context, q kernel.RowsQuerier, id int64) (
 
 func (a *Service) setFounderAvatar(ctx context.Context, in *ops.Input) (any, error) {
 	id, uid, slug := in.Int("listing_id"), in.UserID(), in.Str("founder_slug")
-	if err := a.OwnListing(ctx, a.DB.R, uid, id); err != nil {
-		return nil, err
-	}
-	data, src, err := a.imageInput(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	p, err := Process(ctx, data, KindAvatar)
+	p, src, err := a.ownedUpload(ctx, in, uid, id, KindAvatar)
 	if err != nil {
 		return nil, err
 	}
 	url := a.URL(p, "128")
+	out := AvatarResult{FounderSlug: slug, AvatarURL: url, Avatar: a.imageOf(p, "128")}
 	err = a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		if err := a.OwnListing(ctx, tx, uid, id); err != nil {
 			return err
@@ -307,12 +315,15 @@ func (a *Service) setFounderAvatar(ctx context.Context, in *ops.Input) (any, err
 		if _, err := tx.ExecContext(ctx, `UPDATE founders SET avatar_url = ? WHERE id = ?`, url, fid); err != nil {
 			return err
 		}
-		return a.revise(ctx, tx, id, uid, "founder", fid, map[string]any{"avatar_url": before}, map[string]any{"avatar_url": url})
+		if err := a.revise(ctx, tx, id, uid, "founder", fid, map[string]any{"avatar_url": before}, map[string]any{"avatar_url": url}); err != nil {
+			return err
+		}
+		return kernel.RespondInTx(ctx, tx, out)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return AvatarResult{FounderSlug: slug, AvatarURL: url, Avatar: a.imageOf(p, "128")}, nil
+	return out, nil
 }
 
 // imageOf describes a processed image with def as its default variant.

@@ -123,14 +123,16 @@ func (a *Service) claimListing(ctx context.Context, in *ops.Input) (any, error) 
 		if method == "email" {
 			link := a.Cfg.BaseURL + "/claims/email/" + url.PathEscape(token)
 			body := fmt.Sprintf("Someone asked to claim %s on %s with this address.\n\nTo confirm, open:\n%s\n\nIf this was not you, ignore this email.", slug, a.Cfg.SiteName, link)
-			return a.EnqueueMail(ctx, tx, "claim_link", email, "Confirm your claim of "+slug, body)
+			if err := a.EnqueueMail(ctx, tx, "claim_link", email, "Confirm your claim of "+slug, body); err != nil {
+				return err
+			}
 		}
-		return nil
+		c.Instructions = a.claimInstructions(c, domain, siteOrigin(siteURL), token)
+		return kernel.RespondInTx(ctx, tx, c)
 	})
 	if err != nil {
 		return nil, err
 	}
-	c.Instructions = a.claimInstructions(c, domain, siteOrigin(siteURL), token)
 	return c, nil
 }
 
@@ -195,21 +197,26 @@ func (a *Service) verifyClaim(ctx context.Context, in *ops.Input) (any, error) {
 		return c.Claim, nil
 	}
 	found, reason := a.checkClaim(ctx, c)
+	var out Claim
 	err = a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		if !found {
-			_, err := tx.ExecContext(ctx, `UPDATE claims SET last_error = ? WHERE id = ? AND status = 'pending'`, reason, id)
+			if _, err := tx.ExecContext(ctx, `UPDATE claims SET last_error = ? WHERE id = ? AND status = 'pending'`, reason, id); err != nil {
+				return err
+			}
+		} else if err := a.grantClaim(ctx, tx, c.ID); err != nil {
 			return err
 		}
-		return a.grantClaim(ctx, tx, c.ID)
+		after, err := a.loadClaim(ctx, tx, uid, id)
+		if err != nil {
+			return err
+		}
+		out = after.Claim
+		return kernel.RespondInTx(ctx, tx, out)
 	})
 	if err != nil {
 		return nil, err
 	}
-	out, err := a.loadClaim(ctx, a.DB.R, uid, id)
-	if err != nil {
-		return nil, err
-	}
-	return out.Claim, nil
+	return out, nil
 }
 
 // checkClaim looks for the artefact the claim's method asked for.

@@ -13,7 +13,7 @@ import (
 
 func (a *Service) postListingUpdate(ctx context.Context, in *ops.Input) (any, error) {
 	id, uid := in.Int("listing_id"), in.UserID()
-	u := db.Update{Title: in.Str("title"), Body: in.Str("body"), CreatedAt: a.Now().UTC().Format(time.RFC3339)}
+	u := db.Update{Title: kernel.NormalizeText(in.Str("title")), Body: kernel.NormalizeText(in.Str("body")), CreatedAt: a.Now().UTC().Format(time.RFC3339)}
 	var notified int
 	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		if err := a.OwnListing(ctx, tx, uid, id); err != nil {
@@ -113,9 +113,10 @@ func sectionUnlockedIn(ctx context.Context, q kernel.Querier, id int64, section 
 
 func (a *Service) setFounderStory(ctx context.Context, in *ops.Input) (any, error) {
 	id, uid := in.Int("listing_id"), in.UserID()
-	s := db.Story{Title: in.Str("title"), Story: in.Str("story"), WhyStarted: in.Str("why_started"), Problem: in.Str("problem"),
-		Journey: in.Str("journey"), Challenges: in.Str("challenges"), Achievements: in.Str("achievements"),
-		Lessons: in.Str("lessons"), WhatsNext: in.Str("whats_next"), UpdatedAt: a.Now().UTC().Format(time.RFC3339)}
+	str := func(name string) string { return kernel.NormalizeText(in.Str(name)) } // a form's CRLF is not a change
+	s := db.Story{Title: str("title"), Story: str("story"), WhyStarted: str("why_started"), Problem: str("problem"),
+		Journey: str("journey"), Challenges: str("challenges"), Achievements: str("achievements"),
+		Lessons: str("lessons"), WhatsNext: str("whats_next"), UpdatedAt: a.Now().UTC().Format(time.RFC3339)}
 	var out StoryResult
 	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		if err := a.OwnListing(ctx, tx, uid, id); err != nil {
@@ -170,6 +171,7 @@ func (a *Service) answerInterview(ctx context.Context, in *ops.Input) (any, erro
 	}
 	uid := in.UserID()
 	now := a.Now().UTC().Format(time.RFC3339)
+	var out InterviewAnswers
 	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		if err := checkQuestions(ctx, tx, req.Answers); err != nil {
 			return err
@@ -190,12 +192,16 @@ func (a *Service) answerInterview(ctx context.Context, in *ops.Input) (any, erro
 				return err
 			}
 		}
-		return nil
+		var err error
+		if out, err = a.myInterview(ctx, a.DB.Prepared(tx), uid); err != nil {
+			return err
+		}
+		return kernel.RespondInTx(ctx, tx, out)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return a.myInterview(ctx, uid)
+	return out, nil
 }
 
 // checkQuestions requires every question id to exist and appear once.
@@ -223,24 +229,26 @@ func checkQuestions(ctx context.Context, tx *sql.Tx, answers []interviewAnswer) 
 	return nil
 }
 
-func (a *Service) myInterview(ctx context.Context, uid int64) (any, error) {
-	rows, err := a.DB.R.QueryContext(ctx, `SELECT q.id, q.question, a.answer FROM interview_answers a
+// myInterview reads through q: the read pool, or answer_interview's write
+// transaction (its response is stored with its effect).
+func (a *Service) myInterview(ctx context.Context, q db.Queries, uid int64) (InterviewAnswers, error) {
+	rows, err := q.QueryContext(ctx, `SELECT q.id, q.question, a.answer FROM interview_answers a
 		JOIN interview_questions q ON q.id = a.question_id WHERE a.user_id = ? ORDER BY q.position, q.id`, uid)
 	if err != nil {
-		return nil, err
+		return InterviewAnswers{}, err
 	}
 	defer rows.Close()
 	out := []InterviewAnswer{}
 	for rows.Next() {
 		var ans InterviewAnswer
 		if err := rows.Scan(&ans.QuestionID, &ans.Question, &ans.Answer); err != nil {
-			return nil, err
+			return InterviewAnswers{}, err
 		}
 		out = append(out, ans)
 	}
-	total, err := a.DB.Count(ctx, `SELECT count(*) FROM interview_questions WHERE active = 1`)
-	if err != nil {
-		return nil, err
+	var total int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM interview_questions WHERE active = 1`).Scan(&total); err != nil {
+		return InterviewAnswers{}, err
 	}
 	return InterviewAnswers{Answers: out, Answered: len(out), Questions: total}, rows.Err()
 }
@@ -248,9 +256,5 @@ func (a *Service) myInterview(ctx context.Context, uid int64) (any, error) {
 // MyInterview is the person's interview answers, for the founder pages to
 // show next to the questions (the same body answer_interview returns).
 func (a *Service) MyInterview(ctx context.Context, uid int64) (InterviewAnswers, error) {
-	v, err := a.myInterview(ctx, uid)
-	if err != nil {
-		return InterviewAnswers{}, err
-	}
-	return v.(InterviewAnswers), nil
+	return a.myInterview(ctx, a.DB.Prepared(a.DB.R), uid)
 }

@@ -36,6 +36,7 @@ func (a *Service) chooseFreeListing(ctx context.Context, in *ops.Input) (any, er
 		return nil, e
 	}
 	var week, status, plan string
+	var out FreeLaunch
 	err = a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		if err := tx.QueryRowContext(ctx, `SELECT status, plan FROM listings WHERE id = ?`, id).Scan(&status, &plan); err != nil {
 			return err
@@ -57,14 +58,18 @@ func (a *Service) chooseFreeListing(ctx context.Context, in *ops.Input) (any, er
 		if err := a.NotifyScheduled(ctx, tx, id, 0); err != nil {
 			return err
 		}
-		return a.Revise(ctx, tx, "listing_status", id, id, uid, "choose_free_listing",
-			map[string]any{"status": status}, map[string]any{"status": "scheduled", "launch_week": week})
+		if err := a.Revise(ctx, tx, "listing_status", id, id, uid, "choose_free_listing",
+			map[string]any{"status": status}, map[string]any{"status": "scheduled", "launch_week": week}); err != nil {
+			return err
+		}
+		out = FreeLaunch{ListingID: id, Status: "scheduled", Plan: plan, LaunchWeek: week,
+			Note: "The listing goes live automatically when its launch week starts (Monday 00:00 UTC). A paid launch can still move it earlier."}
+		return kernel.RespondInTx(ctx, tx, out)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return FreeLaunch{ListingID: id, Status: "scheduled", Plan: plan, LaunchWeek: week,
-		Note: "The listing goes live automatically when its launch week starts (Monday 00:00 UTC). A paid launch can still move it earlier."}, nil
+	return out, nil
 }
 
 func freeEligibleStatus(status string) error {

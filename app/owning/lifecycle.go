@@ -60,7 +60,7 @@ func (a *Service) lifecycleOperations() []*ops.Operation {
 		{ID: "set_alternatives", Output: ops.Out[ApprovedAlternatives](), Method: "PUT", Path: "/me/listings/:listing_id/alternatives", Toolset: "listings",
 			Scope: ops.ScopeListingsWrite, Idem: true, Destructive: true,
 			Summary:     "Approve the alternatives shown first on your listing",
-			Description: "approved: up to 10 slugs of live listings, in order; replaces the approved list (get_alternatives shows them first, approved=true). An empty list approves none.",
+			Description: "approved: up to 10 slugs of live listings; replaces the approved list (get_alternatives shows them first, approved=true). An empty list approves none.",
 			Params:      []ops.Param{kernel.ListingIDParam},
 			Body:        ops.Obj(ops.R("approved", ops.Arr(kernel.SlugSchema, 10))), Handler: a.setAlternatives},
 		{ID: "set_category_attributes", Output: ops.Out[CategoryAttributes](), Method: "PATCH", Path: "/me/listings/:listing_id/attributes", Toolset: "listings",
@@ -161,7 +161,10 @@ func (a *Service) archiveMyListing(ctx context.Context, in *ops.Input) (any, err
 		if err := db.RecountCategories(ctx, tx); err != nil {
 			return err
 		}
-		return a.Revise(ctx, tx, "listing", id, id, uid, "archive_my_listing", map[string]any{"status": status}, map[string]any{"status": out.Status})
+		if err := a.Revise(ctx, tx, "listing", id, id, uid, "archive_my_listing", map[string]any{"status": status}, map[string]any{"status": out.Status}); err != nil {
+			return err
+		}
+		return kernel.RespondInTx(ctx, tx, out)
 	})
 	return out, err
 }
@@ -206,7 +209,10 @@ func (a *Service) editListingUpdate(ctx context.Context, in *ops.Input) (any, er
 			return err
 		}
 		out = PostedUpdate{Update: after, ListingID: id}
-		return a.Revise(ctx, tx, "listing_update", updateID, id, uid, "update_listing_update", before, after)
+		if err := a.Revise(ctx, tx, "listing_update", updateID, id, uid, "update_listing_update", before, after); err != nil {
+			return err
+		}
+		return kernel.RespondInTx(ctx, tx, out)
 	})
 	return out, err
 }
@@ -223,7 +229,10 @@ func (a *Service) deleteListingUpdate(ctx context.Context, in *ops.Input) (any, 
 			return err
 		}
 		out = PostedUpdate{Update: before, ListingID: id}
-		return a.Revise(ctx, tx, "listing_update", updateID, id, uid, "delete_listing_update", before, nil)
+		if err := a.Revise(ctx, tx, "listing_update", updateID, id, uid, "delete_listing_update", before, nil); err != nil {
+			return err
+		}
+		return kernel.RespondInTx(ctx, tx, out)
 	})
 	return out, err
 }
@@ -275,8 +284,10 @@ func (a *Service) removeCoOwner(ctx context.Context, in *ops.Input) (any, error)
 			return err
 		}
 		out.ListingID, out.YouLeft = id, target == uid
-		out.Owners, err = ListingOwners(ctx, tx, id)
-		return err
+		if out.Owners, err = ListingOwners(ctx, tx, id); err != nil {
+			return err
+		}
+		return kernel.RespondInTx(ctx, tx, out)
 	})
 	return out, err
 }
@@ -313,8 +324,10 @@ func (a *Service) transferOwnership(ctx context.Context, in *ops.Input) (any, er
 			return err
 		}
 		out.ListingID = id
-		out.Owners, err = ListingOwners(ctx, tx, id)
-		return err
+		if out.Owners, err = ListingOwners(ctx, tx, id); err != nil {
+			return err
+		}
+		return kernel.RespondInTx(ctx, tx, out)
 	})
 	return out, err
 }
@@ -373,7 +386,10 @@ func (a *Service) setAlternatives(ctx context.Context, in *ops.Input) (any, erro
 		}
 		after := slices.Clone(ids)
 		slices.Sort(after)
-		return a.Revise(ctx, tx, "alternatives", id, id, uid, "set_alternatives", map[string]any{"approved": before}, map[string]any{"approved": after})
+		if err := a.Revise(ctx, tx, "alternatives", id, id, uid, "set_alternatives", map[string]any{"approved": before}, map[string]any{"approved": after}); err != nil {
+			return err
+		}
+		return kernel.RespondInTx(ctx, tx, out)
 	})
 	return out, err
 }
@@ -427,7 +443,10 @@ func (a *Service) setCategoryAttributes(ctx context.Context, in *ops.Input) (any
 			return err
 		}
 		out = CategoryAttributes{ListingID: id, Attributes: after, Allowed: allowed}
-		return a.Revise(ctx, tx, "listing", id, id, uid, "set_category_attributes", map[string]any{"attributes": before}, map[string]any{"attributes": after})
+		if err := a.Revise(ctx, tx, "listing", id, id, uid, "set_category_attributes", map[string]any{"attributes": before}, map[string]any{"attributes": after}); err != nil {
+			return err
+		}
+		return kernel.RespondInTx(ctx, tx, out)
 	})
 	return out, err
 }

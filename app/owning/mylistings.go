@@ -413,6 +413,10 @@ func (a *Service) applyListingFields(ctx context.Context, q db.Queries, id int64
 			v = db.EncodeJSON(v)
 		case name == "country":
 			v = strings.ToUpper(v.(string))
+		default:
+			if s, ok := v.(string); ok {
+				v = kernel.NormalizeText(s) // a form's CRLF is not a change
+			}
 		}
 		sets = append(sets, name+" = ?")
 		args = append(args, v)

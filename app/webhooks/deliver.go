@@ -274,20 +274,31 @@ func (a *Service) Redeliver(ctx context.Context, userID, endpointID, deliveryID 
 	if _, err := a.Get(ctx, userID, endpointID); err != nil {
 		return nil, err
 	}
-	var id int64
-	err := a.DB.W.QueryRowContext(ctx, `INSERT INTO webhook_deliveries(endpoint_id, event_id, next_attempt_at, created_at)
-		SELECT endpoint_id, event_id, ?1, ?1 FROM webhook_deliveries WHERE id = ? AND endpoint_id = ? RETURNING id`,
-		a.NowText(), deliveryID, endpointID).Scan(&id)
-	if err == sql.ErrNoRows {
-		return nil, notFoundDelivery()
-	}
+	var out Delivery
+	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
+		var id int64
+		err := tx.QueryRowContext(ctx, `INSERT INTO webhook_deliveries(endpoint_id, event_id, next_attempt_at, created_at)
+			SELECT endpoint_id, event_id, ?1, ?1 FROM webhook_deliveries WHERE id = ? AND endpoint_id = ? RETURNING id`,
+			a.NowText(), deliveryID, endpointID).Scan(&id)
+		if err == sql.ErrNoRows {
+			return notFoundDelivery()
+		}
+		if err != nil {
+			return err
+		}
+		// The new delivery as the log shows it before its first attempt
+		// (the worker starts after this commit), stored as the response.
+		if err := tx.QueryRowContext(ctx, `SELECT d.id, d.event_id, ev.type, d.status, d.attempts, d.next_attempt_at, d.created_at
+			FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id WHERE d.id = ?`, id).
+			Scan(&out.ID, &out.EventID, &out.EventType, &out.Status, &out.Attempts, &out.NextAttemptAt, &out.CreatedAt); err != nil {
+			return err
+		}
+		out.Log = []Attempt{}
+		return kernel.RespondInTx(ctx, tx, out)
+	})
 	if err != nil {
 		return nil, err
 	}
 	a.WakeOutbox()
-	list, err := a.Deliveries(ctx, userID, endpointID, 1, 1)
-	if err != nil || len(list.Items) == 0 {
-		return nil, err
-	}
-	return &list.Items[0], nil
+	return &out, nil
 }

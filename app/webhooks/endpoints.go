@@ -106,7 +106,7 @@ func (a *Service) Create(ctx context.Context, userID int64, in EndpointInput) (*
 	if err != nil {
 		return nil, err
 	}
-	var id int64
+	var out *Endpoint
 	err = a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		scope := "owner"
 		if in.SiteWide {
@@ -126,17 +126,33 @@ func (a *Service) Create(ctx context.Context, userID int64, in EndpointInput) (*
 		}
 		ev, _ := json.Marshal(events)
 		now := a.NowText()
-		return tx.QueryRowContext(ctx, `INSERT INTO webhook_endpoints(user_id, scope, url, description, events, secret, created_at, updated_at)
-			VALUES(?,?,?,?,?,?,?,?) RETURNING id`, userID, scope, target, desc, string(ev), sealed, now, now).Scan(&id)
+		var id int64
+		if err := tx.QueryRowContext(ctx, `INSERT INTO webhook_endpoints(user_id, scope, url, description, events, secret, created_at, updated_at)
+			VALUES(?,?,?,?,?,?,?,?) RETURNING id`, userID, scope, target, desc, string(ev), sealed, now, now).Scan(&id); err != nil {
+			return err
+		}
+		var err error
+		out, err = a.respond(ctx, tx, userID, id, secret)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	e, err := a.Get(ctx, userID, id)
-	if err == nil {
-		e.Secret = secret
+	return out, nil
+}
+
+// respond reads endpoint id (with secret, when one was just made) inside
+// the write transaction that changed it and stores it there as the
+// idempotent response (kernel.RespondInTx): a retry after a crash
+// replays it. Like the response the executor would store, it holds the
+// secret shown once for the retention of the key.
+func (a *Service) respond(ctx context.Context, tx *sql.Tx, userID, id int64, secret string) (*Endpoint, error) {
+	e, err := a.getIn(ctx, tx, userID, id)
+	if err != nil {
+		return nil, err
 	}
-	return e, err
+	e.Secret = secret
+	return e, kernel.RespondInTx(ctx, tx, e)
 }
 
 const endpointCols = `id, url, description, events, scope = 'site', status, disabled_reason, failures, created_at`
@@ -159,7 +175,12 @@ func notYours() error {
 
 // Get is one of the person's endpoints.
 func (a *Service) Get(ctx context.Context, userID, id int64) (*Endpoint, error) {
-	e, err := scanEndpoint(a.DB.R.QueryRowContext(ctx, `SELECT `+endpointCols+` FROM webhook_endpoints WHERE id = ? AND user_id = ?`, id, userID))
+	return a.getIn(ctx, a.DB.R, userID, id)
+}
+
+// getIn is Get through q (the read pool or a write transaction).
+func (a *Service) getIn(ctx context.Context, q kernel.Querier, userID, id int64) (*Endpoint, error) {
+	e, err := scanEndpoint(q.QueryRowContext(ctx, `SELECT `+endpointCols+` FROM webhook_endpoints WHERE id = ? AND user_id = ?`, id, userID))
 	if db.IsNoRows(err) {
 		return nil, notYours()
 	}
@@ -187,6 +208,7 @@ func (a *Service) List(ctx context.Context, userID int64) ([]Endpoint, error) {
 // Update changes an endpoint's URL, description, events, or turns it on
 // (which clears its failure count) or off.
 func (a *Service) Update(ctx context.Context, userID, id int64, in EndpointInput) (*Endpoint, error) {
+	var out *Endpoint
 	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		var one int
 		if err := tx.QueryRowContext(ctx, `SELECT 1 FROM webhook_endpoints WHERE id = ? AND user_id = ?`, id, userID).Scan(&one); err != nil {
@@ -230,22 +252,33 @@ func (a *Service) Update(ctx context.Context, userID, id int64, in EndpointInput
 				return err
 			}
 		}
-		return nil
+		var err error
+		out, err = a.respond(ctx, tx, userID, id, "")
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return a.Get(ctx, userID, id)
+	return out, nil
 }
 
 // Delete removes an endpoint and its delivery log.
 func (a *Service) Delete(ctx context.Context, userID, id int64) (*Endpoint, error) {
-	e, err := a.Get(ctx, userID, id)
+	var out *Endpoint
+	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		if out, err = a.getIn(ctx, tx, userID, id); err != nil {
+			return err
+		}
+		if _, err = tx.ExecContext(ctx, `DELETE FROM webhook_endpoints WHERE id = ? AND user_id = ?`, id, userID); err != nil {
+			return err
+		}
+		return kernel.RespondInTx(ctx, tx, out)
+	})
 	if err != nil {
 		return nil, err
 	}
-	_, err = a.DB.W.ExecContext(ctx, `DELETE FROM webhook_endpoints WHERE id = ? AND user_id = ?`, id, userID)
-	return e, err
+	return out, nil
 }
 
 // Rotate gives an endpoint a new secret; the old one keeps signing (a
@@ -256,17 +289,21 @@ func (a *Service) Rotate(ctx context.Context, userID, id int64) (*Endpoint, erro
 	if err != nil {
 		return nil, err
 	}
-	res, err := a.DB.W.ExecContext(ctx, `UPDATE webhook_endpoints SET previous_secret = secret, previous_until = ?, secret = ?, updated_at = ?
-		WHERE id = ? AND user_id = ?`, a.Now().Add(rotationOverlap).UTC().Format(time.RFC3339), sealed, a.NowText(), id, userID)
+	var out *Endpoint
+	err = a.DB.Tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE webhook_endpoints SET previous_secret = secret, previous_until = ?, secret = ?, updated_at = ?
+			WHERE id = ? AND user_id = ?`, a.Now().Add(rotationOverlap).UTC().Format(time.RFC3339), sealed, a.NowText(), id, userID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return notYours()
+		}
+		out, err = a.respond(ctx, tx, userID, id, secret)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return nil, notYours()
-	}
-	e, err := a.Get(ctx, userID, id)
-	if err == nil {
-		e.Secret = secret
-	}
-	return e, err
+	return out, nil
 }

@@ -252,6 +252,91 @@ CREATE TRIGGER media_profile_ad AFTER DELETE ON media BEGIN
 END;
 
 
+-- The owner's published interview (issue 23): a profile shows the answers of
+-- its listing's first owner, so the owners, the answers and the questions
+-- retire the profiles of every listing of the person concerned.
+CREATE TRIGGER listing_owners_profile_ai AFTER INSERT ON listing_owners BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT new.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = new.listing_id);
+END;
+
+CREATE TRIGGER listing_owners_profile_au AFTER UPDATE ON listing_owners BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT old.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = old.listing_id);
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT new.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = new.listing_id);
+END;
+
+CREATE TRIGGER listing_owners_profile_ad AFTER DELETE ON listing_owners BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT old.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = old.listing_id);
+END;
+
+CREATE TRIGGER interview_answers_profile_ai AFTER INSERT ON interview_answers BEGIN
+  INSERT INTO listing_profiles_stale(listing_id)
+    SELECT listing_id FROM listing_owners WHERE user_id = new.user_id
+    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+  DELETE FROM listing_profiles WHERE listing_id IN (SELECT listing_id FROM listing_owners WHERE user_id = new.user_id);
+END;
+
+CREATE TRIGGER interview_answers_profile_au AFTER UPDATE ON interview_answers BEGIN
+  INSERT INTO listing_profiles_stale(listing_id)
+    SELECT listing_id FROM listing_owners WHERE user_id IN (old.user_id, new.user_id)
+    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+  DELETE FROM listing_profiles WHERE listing_id IN (SELECT listing_id FROM listing_owners WHERE user_id IN (old.user_id, new.user_id));
+END;
+
+CREATE TRIGGER interview_answers_profile_ad AFTER DELETE ON interview_answers BEGIN
+  INSERT INTO listing_profiles_stale(listing_id)
+    SELECT listing_id FROM listing_owners WHERE user_id = old.user_id
+    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+  DELETE FROM listing_profiles WHERE listing_id IN (SELECT listing_id FROM listing_owners WHERE user_id = old.user_id);
+END;
+
+CREATE TRIGGER interview_questions_profile_ai AFTER INSERT ON interview_questions BEGIN
+  INSERT INTO listing_profiles_stale(listing_id)
+    SELECT lo.listing_id FROM listing_owners lo JOIN interview_answers a ON a.user_id = lo.user_id WHERE a.question_id IN (new.id)
+    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+  DELETE FROM listing_profiles WHERE listing_id IN (SELECT lo.listing_id FROM listing_owners lo JOIN interview_answers a ON a.user_id = lo.user_id WHERE a.question_id IN (new.id));
+END;
+
+CREATE TRIGGER interview_questions_profile_au AFTER UPDATE ON interview_questions BEGIN
+  INSERT INTO listing_profiles_stale(listing_id)
+    SELECT lo.listing_id FROM listing_owners lo JOIN interview_answers a ON a.user_id = lo.user_id WHERE a.question_id IN (old.id, new.id)
+    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+  DELETE FROM listing_profiles WHERE listing_id IN (SELECT lo.listing_id FROM listing_owners lo JOIN interview_answers a ON a.user_id = lo.user_id WHERE a.question_id IN (old.id, new.id));
+END;
+
+CREATE TRIGGER interview_questions_profile_ad AFTER DELETE ON interview_questions BEGIN
+  INSERT INTO listing_profiles_stale(listing_id)
+    SELECT lo.listing_id FROM listing_owners lo JOIN interview_answers a ON a.user_id = lo.user_id WHERE a.question_id IN (old.id)
+    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+  DELETE FROM listing_profiles WHERE listing_id IN (SELECT lo.listing_id FROM listing_owners lo JOIN interview_answers a ON a.user_id = lo.user_id WHERE a.question_id IN (old.id));
+END;
+
+-- A new category or founder is shown by no listing until a link row (whose
+-- triggers are above) points at it, unless it takes the id of a deleted one:
+-- retired as well, so every table a profile reads has all three triggers
+-- (TestProfileReadsAreWatched).
+
+CREATE TRIGGER categories_profile_ai AFTER INSERT ON categories BEGIN
+  INSERT INTO listing_profiles_stale(listing_id)
+    SELECT listing_id FROM listing_categories WHERE category_id = new.id UNION SELECT id FROM listings WHERE primary_category_id = new.id
+    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+  DELETE FROM listing_profiles WHERE listing_id IN (SELECT listing_id FROM listing_categories WHERE category_id = new.id UNION SELECT id FROM listings WHERE primary_category_id = new.id);
+END;
+
+CREATE TRIGGER founders_profile_ai AFTER INSERT ON founders BEGIN
+  INSERT INTO listing_profiles_stale(listing_id)
+    SELECT listing_id FROM listing_founders WHERE founder_id = new.id
+    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+  DELETE FROM listing_profiles WHERE listing_id IN (SELECT listing_id FROM listing_founders WHERE founder_id = new.id);
+END;
+
 -- Search with a total (issue 26): checking that a full-text match is live
 -- looked the listing up in its table, one wide row per page, so counting a
 -- frequent word's 10,000 matches read 10,000 pages. This index of live

@@ -8,11 +8,14 @@
   function tick() {
     fetch(url, {credentials: "same-origin", cache: "no-store"}).then(function (r) { return r.json(); }).then(function (p) {
       if (p.status !== "crawling" && p.status !== "drafting") { location.reload(); return; }
-      var t = p.status + ": " + p.pages_read + " of about " + Math.max(p.pages_planned, p.pages_read) + " pages read";
+      var n = p.pages_read, t;
+      if (p.status === "drafting") t = "Writing the draft from the " + n + " pages read…";
+      else if (n === 0) t = "Starting: reading robots.txt and your home page…";
+      else t = n + (n === 1 ? " page" : " pages") + " read so far" + (p.pages_planned > n ? ", about " + p.pages_planned + " planned" : "") + "…";
       box.querySelector("[data-text]").textContent = t;
       box.querySelector("[data-current]").textContent = p.current_page || "—";
       var d = document.querySelector("[data-disallowed]");
-      if (d) d.textContent = (p.robots_disallowed && p.robots_disallowed.length) ? "not allowed, so not read: " + p.robots_disallowed.join(", ") : "no planned page was disallowed";
+      if (d) d.textContent = (p.robots_disallowed && p.robots_disallowed.length) ? "Skipped because your robots.txt does not allow us to read them: " + p.robots_disallowed.join(", ") + "." : "";
       setTimeout(tick, 1000);
     }).catch(function () { setTimeout(tick, 3000); });
   }

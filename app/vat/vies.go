@@ -1,4 +1,4 @@
-package commerce
+package vat
 
 import (
 	"bytes"

@@ -1,12 +1,20 @@
-package commerce
+// Package vat is EU VAT for the sales of a seller established outside the
+// EU: the standard rates of the member states, VAT number formats and the
+// VIES check, and the treatment of one sale (consumer rate, reverse charge,
+// outside the EU). Its types keep their VAT prefix because their names are
+// the OpenAPI component names clients were generated with (VATInfo).
+//
+// It imports nothing of the business layer; commerce prices with it.
+package vat
 
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"regexp"
 	"strings"
+	"sync"
 
-	"launchdir/app/kernel"
 	"launchdir/ops"
 )
 
@@ -58,6 +66,9 @@ var euVATRates = map[string]int{
 	"ES": 2100, // Spain
 	"SE": 2500, // Sweden
 }
+
+// InEU reports whether country (ISO alpha-2, upper case) is an EU member state.
+func InEU(country string) bool { _, ok := euVATRates[country]; return ok }
 
 // EUVATRates returns a copy of the rate table (basis points by country).
 func EUVATRates() map[string]int {
@@ -137,22 +148,28 @@ func (FormatValidator) Validate(_ context.Context, country, number string) (VATC
 	return VATCheck{Valid: ok && re.MatchString(number), Source: "format"}, nil
 }
 
-// SetVATValidator replaces the VAT number validator (default: FormatValidator).
-func (a *Service) SetVATValidator(v VATValidator) {
-	st := a.orderState()
-	st.mu.Lock()
-	st.vat = v
-	st.mu.Unlock()
+// Service works out the VAT of a sale with a replaceable number check.
+type Service struct {
+	log       *slog.Logger
+	mu        sync.Mutex
+	validator VATValidator
 }
 
-func (a *Service) vatValidator() VATValidator {
-	st := a.orderState()
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.vat == nil {
-		return FormatValidator{}
-	}
-	return st.vat
+// New is the VAT service with the offline format check.
+func New(log *slog.Logger) *Service { return &Service{log: log, validator: FormatValidator{}} }
+
+// SetValidator replaces the VAT number validator (default: FormatValidator;
+// main wires VIESValidator with -vat-check vies).
+func (a *Service) SetValidator(v VATValidator) {
+	a.mu.Lock()
+	a.validator = v
+	a.mu.Unlock()
+}
+
+func (a *Service) numberValidator() VATValidator {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.validator
 }
 
 // normalizeVATNumber upper-cases, drops separators and splits off the
@@ -192,8 +209,8 @@ const (
 	VATNoCountry     = "no_billing_country"
 )
 
-// formatRate renders basis points as a percent string.
-func formatRate(bp int) string {
+// FormatRate renders basis points as a percent string.
+func FormatRate(bp int) string {
 	if bp%100 == 0 {
 		return fmt.Sprint(bp / 100)
 	}
@@ -201,14 +218,14 @@ func formatRate(bp int) string {
 	return strings.TrimRight(s, "0")
 }
 
-// vatAmount is taxable × rate, rounded half up to the cent (taxable ≥ 0).
-func vatAmount(taxable int64, bp int) int64 {
+// Amount is taxable × rate, rounded half up to the cent (taxable ≥ 0).
+func Amount(taxable int64, bp int) int64 {
 	return (taxable*int64(bp) + 5000) / 10000
 }
 
-// vatFor works out the VAT treatment; it returns field errors for a VAT
+// For works out the VAT treatment; it returns field errors for a VAT
 // number that is malformed, invalid or of another country.
-func (a *Service) vatFor(ctx context.Context, country, vatNumber string) (VATInfo, []ops.FieldError) {
+func (a *Service) For(ctx context.Context, country, vatNumber string) (VATInfo, []ops.FieldError) {
 	country = strings.ToUpper(country)
 	info := VATInfo{Country: country, RatesAsOf: VATRatesAsOf, Rate: "0"}
 	rate, inEU := euVATRates[country]
@@ -217,11 +234,11 @@ func (a *Service) vatFor(ctx context.Context, country, vatNumber string) (VATInf
 		info.Treatment = VATNoCountry
 		info.Note = "no billing_country given: no VAT added in this preview; EU buyers pay their country's VAT"
 		if vatNumber != "" {
-			return info, []ops.FieldError{kernel.FieldErr("billing_country", "is required when vat_number is given")}
+			return info, []ops.FieldError{fieldErr("billing_country", "is required when vat_number is given")}
 		}
 		return info, nil
 	case !isISOCountry(country):
-		return info, []ops.FieldError{kernel.FieldErr("billing_country", "is not an ISO 3166-1 alpha-2 country code")}
+		return info, []ops.FieldError{fieldErr("billing_country", "is not an ISO 3166-1 alpha-2 country code")}
 	case !inEU:
 		info.Treatment = VATOutsideEU
 		info.Note = "buyer outside the EU: no VAT charged"
@@ -229,7 +246,7 @@ func (a *Service) vatFor(ctx context.Context, country, vatNumber string) (VATInf
 	}
 	info.Treatment = VATEUConsumer
 	info.RateBasisPoints = rate
-	info.Rate = formatRate(rate)
+	info.Rate = FormatRate(rate)
 	info.Note = fmt.Sprintf("EU consumer: %s VAT at %s%%", country, info.Rate)
 	if vatNumber == "" {
 		return info, nil
@@ -237,12 +254,12 @@ func (a *Service) vatFor(ctx context.Context, country, vatNumber string) (VATInf
 	prefix, num := normalizeVATNumber(country, vatNumber)
 	info.VATNumber = prefix + num
 	if prefix != vatPrefix(country) {
-		return info, []ops.FieldError{kernel.FieldErr("vat_number", fmt.Sprintf("is a %s number but billing_country is %s (expected prefix %s)", prefix, country, vatPrefix(country)))}
+		return info, []ops.FieldError{fieldErr("vat_number", fmt.Sprintf("is a %s number but billing_country is %s (expected prefix %s)", prefix, country, vatPrefix(country)))}
 	}
-	chk, err := a.vatValidator().Validate(ctx, country, num)
+	chk, err := a.numberValidator().Validate(ctx, country, num)
 	if err != nil {
 		// The register could not be asked: charge VAT now, say why.
-		a.Log.Warn("VAT number check unavailable", "country", country, "err", err)
+		a.log.Warn("VAT number check unavailable", "country", country, "err", err)
 		info.VATNumberCheck = "unavailable"
 		info.Note += "; the VAT number could not be verified right now (VIES unavailable), so VAT is charged"
 		return info, nil
@@ -251,7 +268,7 @@ func (a *Service) vatFor(ctx context.Context, country, vatNumber string) (VATInf
 	valid := chk.Valid
 	info.VATNumberValid = &valid
 	if !valid {
-		return info, []ops.FieldError{kernel.FieldErr("vat_number", fmt.Sprintf("is not a valid %s VAT number (checked by %s)", country, chk.Source))}
+		return info, []ops.FieldError{fieldErr("vat_number", fmt.Sprintf("is not a valid %s VAT number (checked by %s)", country, chk.Source))}
 	}
 	info.Treatment = VATReverseCharge
 	info.RateBasisPoints = 0
@@ -278,3 +295,5 @@ var isoCountrySet = func() map[string]bool {
 }()
 
 func isISOCountry(c string) bool { return isoCountrySet[c] }
+
+func fieldErr(field, msg string) ops.FieldError { return ops.FieldError{Field: field, Message: msg} }
