@@ -66,6 +66,7 @@ func OpenReplica(ctx context.Context, path string, o Options) (*DB, error) {
 		return nil, err
 	}
 	d.replica = true
+	d.profiles = true // the primary's ready-made profiles, as of this copy
 	return d, nil
 }
 
