@@ -231,3 +231,72 @@ func TestAlternativesTotalIsExact(t *testing.T) {
 		}
 	}
 }
+
+// Another site's profile of a listing is its own: that site's votes (and
+// nothing of a listing not on it). It is never read from main's ready-made
+// profiles: it is assembled fresh over the site's views (db/sites.go),
+// byte for byte what a fresh assembly for that site gives, and a vote there
+// leaves main's ready-made profile as it was.
+func TestSiteProfileIsItsOwn(t *testing.T) {
+	ctx := context.Background()
+	d := openDB(t)
+	if err := Generate(ctx, d, Options{Seed: 1, Now: testNow}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.RebuildStaleProfiles(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var id int64
+	var slug, other string
+	if err := d.R.QueryRow(`SELECT id, slug FROM listings WHERE status = 'live' ORDER BY id LIMIT 1`).Scan(&id, &slug); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.R.QueryRow(`SELECT slug FROM listings WHERE status = 'live' AND id != ? ORDER BY id LIMIT 1`, id).Scan(&other); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Exec(`INSERT INTO sites(key, origin, created_at, updated_at) VALUES ('devtools', 'http://devtools.localhost', '2026-01-01', '2026-01-01');
+			INSERT INTO listing_sites(site_key, listing_id, added_at, votes) VALUES ('devtools', ?1, '2026-01-01', 7)`, id)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	dctx := db.WithSite(ctx, "devtools")
+	fresh := func(ctx context.Context) []byte {
+		t.Helper()
+		l, err := d.GetListingBy(ctx, d.R, "l.slug = ? AND l.status = 'live'", slug)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(l)
+		return b
+	}
+	mainBefore, _, _ := d.StoredProfile(ctx, slug)
+	if _, ok, err := d.StoredProfile(dctx, slug); ok || err != nil {
+		t.Fatalf("devtools read main's ready-made profile (%v)", err)
+	}
+	served, err := d.LiveListingJSON(dctx, slug)
+	if err != nil || !bytes.Equal(served.JSON, fresh(dctx)) || !bytes.Contains(served.JSON, []byte(`"votes":7,`)) {
+		t.Fatalf("devtools profile: %v\n%s", err, served.JSON)
+	}
+	if bytes.Equal(served.JSON, fresh(ctx)) {
+		t.Fatal("devtools serves main's profile")
+	}
+	if _, err := d.LiveListingJSON(dctx, other); !db.IsNoRows(err) {
+		t.Fatalf("a listing not on devtools: %v", err)
+	}
+	// A vote on devtools: devtools' profile moves, main's stays ready-made and equal.
+	if err := d.Tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Exec(`UPDATE listing_sites SET votes = 8 WHERE site_key = 'devtools' AND listing_id = ?`, id)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if served, err := d.LiveListingJSON(dctx, slug); err != nil || !bytes.Contains(served.JSON, []byte(`"votes":8,`)) {
+		t.Fatalf("devtools after its vote: %v\n%s", err, served.JSON)
+	}
+	mainAfter, ok, err := d.StoredProfile(ctx, slug)
+	if !ok || err != nil || !bytes.Equal(mainAfter.JSON, mainBefore.JSON) || !bytes.Equal(mainAfter.JSON, fresh(ctx)) {
+		t.Fatalf("main's ready-made profile after a devtools vote: %v %v", ok, err)
+	}
+}
