@@ -54,6 +54,7 @@ func (s *Site) mountAdmin(srv *routes.Server) {
 	post("/admin/settings", s.adminSaveSettings)
 	get("/admin/audit", s.adminAudit)
 	s.mountAdminComments(srv)
+	s.mountAdminSites(srv)
 }
 
 func pageOf(r *http.Request) admin.AdminPage {
