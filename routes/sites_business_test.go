@@ -332,3 +332,52 @@ func TestPricesAndCapacityPerSite(t *testing.T) {
 		t.Errorf("main week moved with devtools' override: %d", n)
 	}
 }
+
+// Every public read on devtools shows only devtools' listings: a listing
+// that is not on it is 404 wherever it is named, and no list, board,
+// section, week, feed of awards or sitemap shows it.
+func TestPublicReadsShowOnlyTheSitesListings(t *testing.T) {
+	e, key := sitesEnv(t)
+	e.Do("POST", "/api/v1/sites/devtools/listings", map[string]any{"add": []int{1, 3}}, key...)
+	notOn := []string{"rankrocket", "oldpost", "soonapp"} // live or upcoming on main, not on devtools
+	for _, p := range []string{"/api/v1/listings/rankrocket", "/api/v1/listings/rankrocket/alternatives", "/api/v1/listings/rankrocket/badges",
+		"/api/v1/listings/rankrocket/comments", "/api/v1/categories/marketing", "/api/v1/categories/seo", "/api/v1/compare?a=rankrocket&b=quickbase"} {
+		if r := e.Do("GET", p, nil, "Host", devHost); r.Status != 404 {
+			t.Errorf("%s on devtools: %d %.200s", p, r.Status, r.Body)
+		}
+		if r := e.Do("GET", p, nil); r.Status != 200 && !strings.Contains(p, "categories/") {
+			t.Errorf("%s on main: %d %.200s", p, r.Status, r.Body)
+		}
+	}
+	lists := []string{"/api/v1/listings", "/api/v1/listings?q=seo", "/api/v1/listings?sort=newest", "/api/v1/listings?upcoming=true",
+		"/api/v1/categories", "/api/v1/launches/weeks/2026-11-16", "/api/v1/launches/weeks/2026-11-09", "/api/v1/founders", "/api/v1/awards",
+		"/api/v1/site", "/api/v1/listings/quickbase/alternatives", "/api/v1/compare?a=quickbase&b=tablely"}
+	for _, s := range []string{"today", "this-week", "trending", "most-voted", "recent", "most-viewed", "most-followed", "upcoming"} {
+		lists = append(lists, "/api/v1/launches?section="+s)
+	}
+	for _, b := range []string{"community-weekly", "community-all-time", "billboard", "domain-rating", "revenue"} {
+		lists = append(lists, "/api/v1/leaderboards/"+b)
+	}
+	for _, p := range lists {
+		r := e.Do("GET", p, nil, "Host", devHost)
+		if r.Status != 200 {
+			t.Errorf("%s on devtools: %d %.300s", p, r.Status, r.Body)
+			continue
+		}
+		for _, slug := range notOn {
+			if strings.Contains(string(r.Body), `"slug":"`+slug+`"`) {
+				t.Errorf("%s on devtools shows %s", p, slug)
+			}
+		}
+	}
+	ctx := context.Background()
+	site, _ := e.App.SiteByKey(ctx, "devtools")
+	dctx := kernel.WithSite(ctx, site)
+	entries, err := e.App.Catalog.SitemapListings(dctx, 0, 100)
+	if n, _ := e.App.Catalog.LiveListingCount(dctx); err != nil || len(entries) != 2 || n != 2 {
+		t.Errorf("devtools sitemap: %d entries, count %d, %v", len(entries), n, err)
+	}
+	if n, _ := e.App.Catalog.LiveListingCount(ctx); n != 4 {
+		t.Errorf("main's live count %d", n)
+	}
+}
