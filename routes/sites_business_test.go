@@ -9,6 +9,7 @@ import (
 
 	"launchdir/apitest"
 	"launchdir/app"
+	"launchdir/app/commerce"
 	"launchdir/app/kernel"
 )
 
@@ -379,5 +380,40 @@ func TestPublicReadsShowOnlyTheSitesListings(t *testing.T) {
 	}
 	if n, _ := e.App.Catalog.LiveListingCount(ctx); n != 4 {
 		t.Errorf("main's live count %d", n)
+	}
+}
+
+// A promo code restricted to a site is refused on the others; the
+// settings page's function on a site's host writes that site's settings.
+func TestPromoSitesAndSettingsPerSite(t *testing.T) {
+	e, key := sitesEnv(t)
+	ctx := context.Background()
+	if err := e.App.Admin.AdminCreatePromo(ctx, 1, commerce.PromoCode{Code: "DEV10", Kind: "percent", Value: 10, Sites: []string{"devtools"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.App.Admin.AdminCreatePromo(ctx, 1, commerce.PromoCode{Code: "BAD", Kind: "percent", Value: 10, Sites: []string{"nope"}}); err == nil ||
+		!strings.Contains(err.Error(), "sites") {
+		t.Fatalf("unknown site in a promo: %v", err)
+	}
+	order := apitest.Order(apitest.OrderItem("launch", "listing_id", 6, "week", "2026-12-07"))
+	order["promo_code"] = "DEV10"
+	if r := e.Do("POST", "/api/v1/orders/quote", order, dev(key)...); r.Status != 200 || !strings.Contains(string(r.Body), `"discount_cents":123`) {
+		t.Errorf("promo on devtools: %d %s", r.Status, r.Body)
+	}
+	if r := e.Do("POST", "/api/v1/orders/quote", order, key...); r.Status != 400 || !strings.Contains(string(r.Body), "not valid on this site") {
+		t.Errorf("devtools' promo on main: %d %s", r.Status, r.Body)
+	}
+	site, _ := e.App.SiteByKey(ctx, "devtools")
+	dctx := kernel.WithSite(ctx, site)
+	in := e.App.Admin.Settings(dctx)
+	in.SiteName, in.FreeQueueWeeks = "DevTools Weekly", 1
+	if err := e.App.Admin.UpdateSettings(dctx, 1, in); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.App.SiteName(dctx); got != "DevTools Weekly" {
+		t.Errorf("devtools name %q", got)
+	}
+	if got, weeks := e.App.SiteName(ctx), e.App.FreeQueueWeeks(ctx); got != "Test Directory" || weeks != 4 {
+		t.Errorf("main changed: %q %d", got, weeks)
 	}
 }
