@@ -11,6 +11,7 @@ import (
 	"launchdir/app"
 	"launchdir/app/commerce"
 	"launchdir/app/kernel"
+	"launchdir/testsite"
 )
 
 const devHost = "devtools.test"
@@ -426,5 +427,42 @@ func TestPromoSitesAndSettingsPerSite(t *testing.T) {
 	}
 	if got, weeks := e.App.SiteName(ctx), e.App.FreeQueueWeeks(ctx); got != "Test Directory" || weeks != 4 {
 		t.Errorf("main changed: %q %d", got, weeks)
+	}
+}
+
+// A draft submitted on devtools' host is put on devtools when its
+// categories fit the site's, and only then; on main's host on no other site.
+func TestDraftSubmittedOnASitesHost(t *testing.T) {
+	e := newDraftEnv(t)
+	e.DB.W.Exec(`UPDATE users SET is_admin = 1 WHERE email = 'owner@example.com'`)
+	if r := e.Do("POST", "/api/v1/sites", map[string]any{"key": "devtools", "origin": "http://" + devHost, "categories": []string{"developer-tools"}}, e.owner...); r.Status != 201 {
+		t.Fatal(r.Status, string(r.Body))
+	}
+	site := testsite.Serve(t, "acme-analytics", nil)
+	submit := func(category string, host ...string) int64 {
+		t.Helper()
+		id := e.wait(t, e.submit(t, site.URL+"/").ID).ID
+		if r := e.Do("PATCH", "/api/v1/drafts/"+id, map[string]any{"fields": map[string]any{"categories": []string{category}}}, e.owner...); r.Status != 200 {
+			t.Fatalf("patch: %d %s", r.Status, r.Body)
+		}
+		r := e.Do("POST", "/api/v1/drafts/"+id+"/submit", nil, append(host, e.owner...)...)
+		if r.Status != 200 {
+			t.Fatalf("submit: %d %s", r.Status, r.Body)
+		}
+		return int64(r.JSON()["listing_id"].(float64))
+	}
+	on := func(id int64) bool {
+		var n int
+		e.DB.R.QueryRow(`SELECT count(*) FROM listing_sites WHERE site_key = 'devtools' AND listing_id = ?`, id).Scan(&n)
+		return n == 1
+	}
+	if id := submit("Databases", "Host", devHost); !on(id) {
+		t.Error("a developer-tools draft submitted on devtools is not on devtools")
+	}
+	if id := submit("SEO", "Host", devHost); on(id) {
+		t.Error("an SEO draft was put on devtools")
+	}
+	if id := submit("Databases"); on(id) {
+		t.Error("a draft submitted on main was put on devtools")
 	}
 }
