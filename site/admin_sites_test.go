@@ -2,6 +2,9 @@ package site_test
 
 import (
 	"io"
+
+	"launchdir/apitest"
+	"launchdir/app/kernel"
 	"net/http"
 	"net/url"
 	"strings"
@@ -56,6 +59,20 @@ func TestAdminSitesPages(t *testing.T) {
 	r = a.post("/admin/sites/devtools", "/admin/sites/devtools", form)
 	if r.status != 400 || !strings.Contains(r.body, "Accent colour: must be a colour") {
 		t.Fatalf("refused colour: %d %s", r.status, r.body)
+	}
+	// Its logo is its own; main keeps none.
+	if pg := a.postImage("/admin/sites/devtools/images", "/admin/sites/devtools", map[string]string{"which": "site_logo"}, apitest.PNG(120, 60)); pg.status != 303 {
+		t.Fatalf("logo upload: %d %s", pg.status, pg.body)
+	}
+	if pg := a.postImage("/admin/sites/devtools/images", "/admin/sites/devtools", map[string]string{"which": "favicon"}, []byte("not an image")); pg.status != 400 || !strings.Contains(pg.body, "Image:") {
+		t.Fatalf("bad favicon: %d %s", pg.status, pg.body)
+	}
+	dev, _ := e.App.SiteByKey(t.Context(), "devtools")
+	if p := e.App.Media.SiteLogoPath(kernel.WithSite(t.Context(), dev)); p == "" || !strings.Contains(a.get("/admin/sites/devtools").body, p) {
+		t.Errorf("devtools' logo %q not set or not shown", p)
+	}
+	if p := e.App.Media.SiteLogoPath(t.Context()); p != "" {
+		t.Errorf("main got devtools' logo: %q", p)
 	}
 	// Without the CSRF token nothing changes.
 	if r := a.do("POST", "/admin/sites/devtools/delete", "application/x-www-form-urlencoded", strings.NewReader("force=1")); r.status != 403 {
