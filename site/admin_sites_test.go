@@ -2,13 +2,13 @@ package site_test
 
 import (
 	"io"
-
-	"launchdir/apitest"
-	"launchdir/app/kernel"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+
+	"launchdir/apitest"
+	"launchdir/app/kernel"
 
 	"github.com/chromedp/chromedp"
 )
