@@ -466,3 +466,32 @@ func TestDraftSubmittedOnASitesHost(t *testing.T) {
 		t.Error("a draft submitted on main was put on devtools")
 	}
 }
+
+// The site team's calendar on devtools is devtools': its capacity, its
+// overrides, its own listings' bookings.
+func TestLaunchWeeksPerSite(t *testing.T) {
+	e, key := sitesEnv(t)
+	e.Do("POST", "/api/v1/sites/devtools/listings", map[string]any{"add": []int{1}}, key...)
+	ctx := context.Background()
+	site, _ := e.App.SiteByKey(ctx, "devtools")
+	// As the signed-in areas call it: the whole network's view, the site's key.
+	dctx := kernel.WholeNetwork(kernel.WithSite(ctx, site))
+	if err := e.App.Admin.SetWeekCapacity(dctx, 1, "2026-11-23", 9); err != nil {
+		t.Fatal(err)
+	}
+	dev, err := e.App.Admin.LaunchWeeks(dctx, 1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	main, err := e.App.Admin.LaunchWeeks(ctx, 1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// This week: quickbase (paid) and tablely (free) launch on main; only quickbase is on devtools.
+	if dev[0].PaidBooked != 1 || dev[0].FreeBooked != 0 || dev[0].FreeCapacity != 5 || dev[1].FreeCapacity != 9 || !dev[1].Overridden {
+		t.Errorf("devtools' weeks: %+v", dev)
+	}
+	if main[0].FreeBooked != 1 || main[0].FreeCapacity != 2 || main[1].FreeCapacity != 2 || main[1].Overridden {
+		t.Errorf("main's weeks: %+v", main)
+	}
+}
