@@ -146,7 +146,7 @@ func (s *Site) formToken(w http.ResponseWriter, r *http.Request) string {
 	b := make([]byte, 16)
 	rand.Read(b)
 	v := hex.EncodeToString(b)
-	http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: v, Path: "/", HttpOnly: true, Secure: s.secure, SameSite: http.SameSiteLaxMode})
+	http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: v, Path: "/", HttpOnly: true, Secure: s.secure(r), SameSite: http.SameSiteLaxMode})
 	return v
 }
 
@@ -302,7 +302,7 @@ func (s *Site) signIn(w http.ResponseWriter, r *http.Request, _ httprouter.Param
 		s.failed(w, r, "signin", "Sign in", d, err)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: session, Path: "/", HttpOnly: true, Secure: s.secure,
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: session, Path: "/", HttpOnly: true, Secure: s.secure(r),
 		SameSite: http.SameSiteLaxMode, MaxAge: int(people.SessionTTL.Seconds())})
 	if slug, back, ok := pendingVoteBack(d.Next); ok {
 		s.castPendingVote(w, r, person, slug, back)
@@ -381,7 +381,7 @@ func (s *Site) signOut(w http.ResponseWriter, r *http.Request, _ httprouter.Para
 			return
 		}
 	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", HttpOnly: true, Secure: s.secure,
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", HttpOnly: true, Secure: s.secure(r),
 		SameSite: http.SameSiteLaxMode, MaxAge: -1})
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }

@@ -30,6 +30,8 @@ type Head struct {
 	Narrow      bool   // a small centred box (forms)
 	OGImage     string // absolute URL of the page's social card (1200×630 PNG)
 	SiteLogo    string // path of the site team's logo, shown beside the name
+	Theme       string // the site's accent stylesheet (ThemePath), "" for the default look
+	Tagline     string // the site's tagline, shown in the footer
 	Account     template.HTML
 	Body        template.HTML
 }
