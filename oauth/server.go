@@ -80,8 +80,8 @@ func New(a *app.App, o Options) *Server {
 		o.RefreshTTL = defaultRefreshTTL
 	}
 	s := &Server{
-		App:      a,
-		Opts:     o,
+		App:  a,
+		Opts: o,
 		Now:  func() time.Time { return a.Now() },
 		cimd: newMetadataCache(),
 	}

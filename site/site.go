@@ -36,8 +36,8 @@ var staticFS embed.FS
 
 // Site serves the website.
 type Site struct {
-	App   *app.App
-	pages map[string]*template.Template
+	App       *app.App
+	pages     map[string]*template.Template
 	sitemaps  bodyCache // by site key and file
 	homeCache bodyCache // the anonymous home page of each site (see homeTTL)
 	facets    struct {
