@@ -303,7 +303,9 @@ func isLoopback(hostport string) bool {
 		host = h
 	}
 	host = strings.Trim(host, "[]")
-	if strings.EqualFold(host, "localhost") {
+	// *.localhost names are loopback too (RFC 6761; browsers never send
+	// them elsewhere): a second site on one machine is devtools.localhost.
+	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
 		return true
 	}
 	ip := net.ParseIP(host)

@@ -136,8 +136,11 @@ func NewHandler(a *app.App, opts Options) *Handler {
 		MaxRequestBodyBytes: opts.MaxBodyBytes,
 		// A 2026-07-28 call ends with its POST: stop work the client left.
 		PropagateRequestCancellation: true,
-		// DNS rebinding protection (DisableLocalhostProtection false) stays on:
-		// requests arriving on a loopback address must carry a loopback Host.
+		// DNS rebinding protection is ServeHTTP's (requests arriving on a
+		// loopback address must carry a loopback Host): the same rule as the
+		// SDK's, which also knows *.localhost, the hosts of sites served
+		// side by side on one machine.
+		DisableLocalhostProtection: true,
 	})
 	return h
 }
