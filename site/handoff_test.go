@@ -3,8 +3,8 @@ package site_test
 import (
 	"html"
 	"net/http"
-	"regexp"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
