@@ -9,6 +9,7 @@
 //
 //	app          composition: the operations table, the background jobs
 //	admin        the site team's work                   → commerce, media, owning, people
+//	sites        the directories one server runs, listings across them
 //	drafting     submit by URL, drafts                  → media, owning (and crawl)
 //	webhooks     outbound events (Standard Webhooks)    (and crawl's guarded client)
 //	conversation comments, maker replies, notification settings
@@ -38,6 +39,7 @@ import (
 	"launchdir/app/media"
 	"launchdir/app/owning"
 	"launchdir/app/people"
+	"launchdir/app/sites"
 	"launchdir/app/vat"
 	"launchdir/app/webhooks"
 	"launchdir/db"
@@ -65,6 +67,9 @@ type App struct {
 	Webhooks *webhooks.Service
 	// Digest: the weekly email digest and its archive.
 	Digest *digest.Service
+	// Network: the directories this server runs (package sites) and listings
+	// across them (a field of its own name: App.Sites(ctx) is the kernel's list).
+	Network *sites.Service
 
 	extraJobs []kernel.Job
 }
@@ -85,6 +90,7 @@ func New(d *db.DB, cfg kernel.Config, log *slog.Logger) (*App, error) {
 	a.Webhooks = webhooks.New(k)
 	k.OnOutboxWake(a.Webhooks.Deliver)
 	a.Digest = digest.New(k)
+	a.Network = sites.New(k)
 	t, err := ops.NewTable(a.operations())
 	if err != nil {
 		return nil, err
@@ -108,8 +114,17 @@ func (a *App) operations() []*ops.Operation {
 		a.Commerce.Operations(),     // products and orders
 		a.Conversation.Operations(), // comments, notification settings
 		a.Webhooks.Operations(),     // webhook endpoints and deliveries
+		a.Network.Operations(),      // the directories of this server (site team), a listing's sites
 	} {
 		list = append(list, domain...)
+	}
+	// Signed-in operations work on the network's shared data (an owner's
+	// listings on any site): their reads see every listing, the site of the
+	// request still names origin, settings and prices (kernel.WholeNetwork).
+	for _, op := range list {
+		if h := op.Handler; op.Scope != "" {
+			op.Handler = func(ctx context.Context, in *ops.Input) (any, error) { return h(kernel.WholeNetwork(ctx), in) }
+		}
 	}
 	return list
 }

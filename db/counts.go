@@ -72,6 +72,7 @@ type Total struct {
 // time. A stale entry is served at once while fn refreshes it in the
 // background, so only the first request for a key ever waits for fn.
 func (d *DB) cached(ctx context.Context, key string, fn func(ctx context.Context) (Total, error)) (Total, error) {
+	key = siteKeyPrefix(ctx) + key
 	now := time.Now()
 	e, ok := d.counts.get(key)
 	age := now.Sub(e.at)

@@ -37,7 +37,8 @@ type DB struct {
 	parts  partsCache     // owner profiles' other rows between group edits (parts.go)
 	bg     sync.WaitGroup // start-up work left running (analyzeIfMissing)
 
-	stats   dbStats // for /metrics (stats.go)
+	shape   *siteShape // what the views of another site need (sites.go)
+	stats   dbStats    // for /metrics (stats.go)
 	replica bool    // a read replica's copy: read-only, see replica.go
 	// ftsNotes: the schema has listings_fts_stale (set at open, after the
 	// migrations; see fts.go).
@@ -145,7 +146,11 @@ func OpenWith(ctx context.Context, path string, o Options) (*DB, error) {
 		defer d.bg.Done()
 		d.analyzeIfMissing(context.WithoutCancel(ctx))
 	}()
-	r, err := sql.Open("sqlite", dsn(path, true, o.ReadCacheKB))
+	if err := d.loadSiteShape(ctx, d.W); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	r, err := d.openReadPool(dsn(path, true, o.ReadCacheKB))
 	if err != nil {
 		w.Close()
 		return nil, err

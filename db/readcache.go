@@ -79,6 +79,7 @@ func (c *readCache) put(key string, gen uint64, v any) {
 // memo returns the cached value of key or computes it with fn; concurrent
 // misses of one key in one generation run fn once.
 func memo[T any](ctx context.Context, d *DB, key string, fn func(ctx context.Context) (T, error)) (T, error) {
+	key = siteKeyPrefix(ctx) + key
 	gen := d.rc.gen.Load()
 	if v, ok := d.rc.get(key, gen); ok {
 		d.stats.cacheHits.Add(1)

@@ -61,10 +61,16 @@ func OpenReplica(ctx context.Context, path string, o Options) (*DB, error) {
 		w.Close()
 		return nil, err
 	}
-	if d.R, err = open(o.ReadConns); err != nil {
+	if err := d.loadSiteShape(ctx, d.W); err != nil {
 		w.Close()
 		return nil, err
 	}
+	if d.R, err = d.openReadPool(replicaDSN(path, o.ReadCacheKB)); err != nil {
+		w.Close()
+		return nil, err
+	}
+	d.R.SetMaxOpenConns(o.ReadConns)
+	d.R.SetMaxIdleConns(o.ReadConns)
 	d.replica = true
 	return d, nil
 }

@@ -172,6 +172,9 @@ func (plain) ExecContext(context.Context, string, ...any) (sql.Result, error) {
 // stmt is the cached statement for query bound to the transaction, or nil
 // (run unprepared).
 func (q Querier) stmt(ctx context.Context, query string) *sql.Stmt {
+	if SiteOf(ctx) != MainSite {
+		return nil // another site's text differs (sites.go); statements are cached for main's
+	}
 	if q.tx == nil {
 		return q.d.rstmts.prepare(ctx, q.d.R, query)
 	}

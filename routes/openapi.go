@@ -46,6 +46,7 @@ var tagInfo = []struct{ name, desc string }{
 	{"orders", "Products, quotes and hosted checkout."},
 	{"comments", "Questions and answers on listings: comments, maker replies, the pinned maker's comment, notification settings."},
 	{"webhooks", "Outbound webhooks (Standard Webhooks): endpoints, events, deliveries, redelivery and secret rotation."},
+	{"sites", "The directories this server runs (site team only): host names, name, look, categories, calendar, prices, and which listings each shows."},
 }
 
 // OpenAPI builds the OpenAPI 3.1 document from the operations table. Every

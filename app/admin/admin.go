@@ -171,7 +171,7 @@ func (a *Service) UpdateSettings(ctx context.Context, adminID int64, s SiteSetti
 	return a.adminTx(ctx, adminID, func(tx *sql.Tx) error {
 		for k, v := range map[string]string{"site_name": s.SiteName, "site_description": s.SiteDescription,
 			"free_queue_weeks": strconv.Itoa(s.FreeQueueWeeks), "free_weekly_capacity": strconv.Itoa(s.FreeWeeklyCapacity)} {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO settings(key, value) VALUES(?,?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, k, v); err != nil {
+			if err := a.PutSetting(ctx, tx, k, v); err != nil { // the ctx site's settings
 				return err
 			}
 		}

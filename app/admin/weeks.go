@@ -80,21 +80,30 @@ func (a *Service) SetWeekCapacity(ctx context.Context, adminID int64, week strin
 	if capacity > maxFreeCapacity {
 		return ops.Invalid("capacity", "must be 0..1000 (or empty for the default)")
 	}
+	// Another site's weeks are its own (site_week_capacity); main's are week_capacity.
+	site := a.SiteKey(ctx)
+	get, del, put := `SELECT free_capacity FROM week_capacity WHERE week = ?2`, `DELETE FROM week_capacity WHERE week = ?2`,
+		`INSERT INTO week_capacity(week, free_capacity) VALUES(?2, ?3) ON CONFLICT(week) DO UPDATE SET free_capacity = excluded.free_capacity`
+	if site != kernel.MainSite {
+		get, del, put = `SELECT free_capacity FROM site_week_capacity WHERE site_key = ?1 AND week = ?2`,
+			`DELETE FROM site_week_capacity WHERE site_key = ?1 AND week = ?2`,
+			`INSERT INTO site_week_capacity(site_key, week, free_capacity) VALUES(?1, ?2, ?3)
+				ON CONFLICT(site_key, week) DO UPDATE SET free_capacity = excluded.free_capacity`
+	}
 	return a.adminTx(ctx, adminID, func(tx *sql.Tx) error {
 		before := any(nil)
 		var old int
-		if err := tx.QueryRowContext(ctx, `SELECT free_capacity FROM week_capacity WHERE week = ?`, week).Scan(&old); err == nil {
+		if err := tx.QueryRowContext(ctx, get, site, week).Scan(&old); err == nil {
 			before = old
 		}
 		var after any
 		if capacity < 0 {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM week_capacity WHERE week = ?`, week); err != nil {
+			if _, err := tx.ExecContext(ctx, del, site, week); err != nil {
 				return err
 			}
 		} else {
 			after = capacity
-			if _, err := tx.ExecContext(ctx, `INSERT INTO week_capacity(week, free_capacity) VALUES(?,?)
-				ON CONFLICT(week) DO UPDATE SET free_capacity = excluded.free_capacity`, week, capacity); err != nil {
+			if _, err := tx.ExecContext(ctx, put, site, week, capacity); err != nil {
 				return err
 			}
 		}

@@ -463,6 +463,8 @@ func (a *Service) priceOrder(ctx context.Context, q kernel.RowsQuerier, userID i
 		if promo == nil {
 			a.promoWrongGuess(userID)
 			promoReason, msg = PromoUnknown, "unknown promo code"
+		} else if !promo.onSite(a.SiteKey(ctx)) {
+			promoReason, msg = PromoNotApplicable, "promo code is not valid on this site"
 		} else if promoReason, msg = promo.refusal(a.Now()); promoReason == "" {
 			applicable := false
 			for _, l := range quote.Lines {

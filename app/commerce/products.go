@@ -81,8 +81,13 @@ func loadProducts(ctx context.Context, q kernel.RowsQuerier, all bool) ([]Produc
 	if all {
 		cond = ``
 	}
-	rows, err := q.QueryContext(ctx, `SELECT code, name, description, price_cents, currency, needs_listing, options, weekly_capacity, position, active
-		FROM products`+cond+` ORDER BY position, code`)
+	// Another site may sell a product at its own price (site_prices).
+	price, args := "price_cents", []any{}
+	if site := kernel.CtxSiteKey(ctx); site != kernel.MainSite {
+		price, args = "coalesce((SELECT sp.price_cents FROM site_prices sp WHERE sp.site_key = ? AND sp.product_code = code), price_cents)", []any{site}
+	}
+	rows, err := q.QueryContext(ctx, `SELECT code, name, description, `+price+`, currency, needs_listing, options, weekly_capacity, position, active
+		FROM products`+cond+` ORDER BY position, code`, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -30,6 +31,7 @@ type PromoCode struct {
 	Products       []string `json:"products"` // empty = every product
 	CreatedAt      string   `json:"created_at"`
 	Paused         bool     `json:"paused,omitempty"` // paused by the site team: refused like an expired code
+	Sites          []string `json:"sites,omitempty"`  // site keys it may be redeemed on; empty = every site
 }
 
 // Reasons a promo code is refused (problem extra "promo_reason").
@@ -56,9 +58,10 @@ func LoadPromo(ctx context.Context, q kernel.RowsQuerier, code string) (*PromoCo
 		from, until  sql.NullString
 		maxR         sql.NullInt64
 		productsJSON string
+		sitesJSON    string
 	)
-	err := q.QueryRowContext(ctx, `SELECT code, kind, value, valid_from, valid_until, max_redemptions, redemptions, products, created_at, paused
-		FROM promo_codes WHERE code = ?`, code).Scan(&p.Code, &p.Kind, &p.Value, &from, &until, &maxR, &p.Redemptions, &productsJSON, &p.CreatedAt, &p.Paused)
+	err := q.QueryRowContext(ctx, `SELECT code, kind, value, valid_from, valid_until, max_redemptions, redemptions, products, created_at, paused, sites
+		FROM promo_codes WHERE code = ?`, code).Scan(&p.Code, &p.Kind, &p.Value, &from, &until, &maxR, &p.Redemptions, &productsJSON, &p.CreatedAt, &p.Paused, &sitesJSON)
 	if db.IsNoRows(err) {
 		return nil, nil
 	}
@@ -71,6 +74,7 @@ func LoadPromo(ctx context.Context, q kernel.RowsQuerier, code string) (*PromoCo
 		p.MaxRedemptions = &n
 	}
 	_ = json.Unmarshal([]byte(productsJSON), &p.Products)
+	_ = json.Unmarshal([]byte(sitesJSON), &p.Sites)
 	if p.Products == nil {
 		p.Products = []string{}
 	}
@@ -96,6 +100,11 @@ func (p *PromoCode) refusal(now time.Time) (reason, msg string) {
 		return PromoUsedUp, "promo code has been used up"
 	}
 	return "", ""
+}
+
+// onSite: a code restricted to sites is redeemed on those sites only.
+func (p *PromoCode) onSite(site string) bool {
+	return len(p.Sites) == 0 || slices.Contains(p.Sites, site)
 }
 
 func (p *PromoCode) appliesTo(product string) bool {
@@ -260,6 +269,11 @@ func (a *Service) CreatePromoTx(ctx context.Context, tx *sql.Tx, p *PromoCode) e
 			bad = append(bad, kernel.FieldErr("products", "unknown product "+c))
 		}
 	}
+	for _, k := range p.Sites {
+		if _, ok := a.SiteByKey(ctx, k); !ok {
+			bad = append(bad, kernel.FieldErr("sites", "unknown site "+k))
+		}
+	}
 	if len(bad) > 0 {
 		return ops.InvalidFields(bad)
 	}
@@ -273,9 +287,12 @@ func (a *Service) CreatePromoTx(ctx context.Context, tx *sql.Tx, p *PromoCode) e
 	if p.MaxRedemptions != nil {
 		maxR = *p.MaxRedemptions
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO promo_codes(code, kind, value, valid_from, valid_until, max_redemptions, products, created_at)
-		VALUES(?,?,?,?,?,?,?,?)`, p.Code, p.Kind, p.Value, nullable(p.ValidFrom), nullable(p.ValidUntil), maxR,
-		db.EncodeJSON(p.Products), a.NowText())
+	if p.Sites == nil {
+		p.Sites = []string{}
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO promo_codes(code, kind, value, valid_from, valid_until, max_redemptions, products, created_at, sites)
+		VALUES(?,?,?,?,?,?,?,?,?)`, p.Code, p.Kind, p.Value, nullable(p.ValidFrom), nullable(p.ValidUntil), maxR,
+		db.EncodeJSON(p.Products), a.NowText(), db.EncodeJSON(p.Sites))
 	if err != nil && strings.Contains(err.Error(), "UNIQUE") {
 		return ops.Errorf(ops.CodeConflict, "promo code %q already exists", p.Code)
 	}

@@ -199,6 +199,11 @@ func (a *Service) submitDraft(ctx context.Context, in *ops.Input) (any, error) {
 		if err := a.syncListing(ctx, tx, r, in.UserID(), "submit_draft", syncAll); err != nil {
 			return err
 		}
+		// Submitted on another site's host: that site shows it too (when
+		// its categories fit the site's).
+		if _, err := a.PlaceOnSite(ctx, tx, tx, r.listingID.Int64); err != nil {
+			return err
+		}
 		out = SubmittedDraft{ListingID: r.listingID.Int64, Status: "draft", Draft: *a.view(ctx, r),
 			Next: "Publish with choose_free_listing or create_checkout (product launch). Later edits to the draft update this listing."}
 		return kernel.RespondInTx(ctx, tx, out)

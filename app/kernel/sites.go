@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"launchdir/db"
 )
 
 // MainSite is the key of the default site: the directory a single-site
@@ -37,9 +39,15 @@ type siteTable struct {
 
 type siteCtxKey struct{}
 
-// WithSite returns ctx carrying the site a request is for.
+// WithSite returns ctx carrying the site a request is for; its reads of
+// the database are that site's (db.WithSite: another site's reads see only
+// its listings, votes, launches and awards).
 func WithSite(ctx context.Context, s *Site) context.Context {
-	return context.WithValue(ctx, siteCtxKey{}, s)
+	ctx = context.WithValue(ctx, siteCtxKey{}, s)
+	if s != nil {
+		ctx = db.WithSite(ctx, s.Key)
+	}
+	return ctx
 }
 
 // Site is the site ctx is for: the one set by WithSite, else main (jobs,
@@ -200,3 +208,56 @@ func dedupe(in []string) []string {
 	}
 	return out
 }
+
+// SiteRefusal says why a site does not accept a listing ("" when it does):
+// a site that shows a subset of categories takes only listings with a
+// category in it (a chosen category's subcategories included). q may be a
+// write transaction.
+func SiteRefusal(ctx context.Context, q Querier, siteKey string, listingID int64) (string, error) {
+	var ok bool
+	err := q.QueryRowContext(ctx, `WITH chosen AS (SELECT value AS slug FROM json_each(coalesce(
+			(SELECT value FROM main.site_settings WHERE site_key = ?1 AND key = 'categories'), '[]')))
+		SELECT NOT EXISTS (SELECT 1 FROM chosen) OR EXISTS (
+			SELECT 1 FROM main.categories k LEFT JOIN main.categories p ON p.id = k.parent_id
+			WHERE (k.slug IN (SELECT slug FROM chosen) OR p.slug IN (SELECT slug FROM chosen))
+			  AND (k.id IN (SELECT category_id FROM main.listing_categories WHERE listing_id = ?2)
+			       OR k.id = (SELECT primary_category_id FROM main.listings WHERE id = ?2)))`, siteKey, listingID).Scan(&ok)
+	if err != nil || ok {
+		return "", err
+	}
+	return "the site " + siteKey + " shows only some categories, and this listing is in none of them", nil
+}
+
+// PlaceOnSite puts a listing on the site ctx is for, when that is not main
+// (main shows every live listing) and the site accepts it (SiteRefusal);
+// placed reports whether it is on the site now. Called in the transaction
+// that makes a listing from a draft submitted on that site's host.
+func (a *Kernel) PlaceOnSite(ctx context.Context, tx Execer, q Querier, listingID int64) (placed bool, err error) {
+	site := a.SiteKey(ctx)
+	if site == MainSite {
+		return false, nil
+	}
+	why, err := SiteRefusal(ctx, q, site, listingID)
+	if err != nil || why != "" {
+		return false, err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT OR IGNORE INTO listing_sites(site_key, listing_id, added_at) VALUES(?,?,?)`, site, listingID, a.NowText())
+	return err == nil, err
+}
+
+// CtxSiteKey is the key of the site ctx is for (main when none), for code
+// without a Kernel at hand.
+func CtxSiteKey(ctx context.Context) string {
+	if s, ok := ctx.Value(siteCtxKey{}).(*Site); ok && s != nil {
+		return s.Key
+	}
+	return MainSite
+}
+
+// WholeNetwork returns ctx whose database reads see every listing, as
+// main's do, while the site (origin, name, settings, prices, calendar)
+// stays ctx's. Signed-in work — an owner's listings, orders, drafts,
+// claims, the account — is shared by every site: the operations table runs
+// every operation that needs a credential with it, and a door's signed-in
+// pages should too. Public reads keep the site's view.
+func WholeNetwork(ctx context.Context) context.Context { return db.WithSite(ctx, db.MainSite) }

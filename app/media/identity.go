@@ -29,8 +29,7 @@ func (a *Service) SetSiteImage(ctx context.Context, tx *sql.Tx, p *Processed) er
 	if err := a.save(ctx, tx, p, Source{}); err != nil {
 		return err
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO settings(key, value) VALUES(?,?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, key, p.Hash)
-	return err
+	return a.PutSetting(ctx, tx, key, p.Hash) // the ctx site's image
 }
 
 // ClearSiteImage goes back to the drawn default.
@@ -39,8 +38,7 @@ func (a *Service) ClearSiteImage(ctx context.Context, tx *sql.Tx, kind Kind) err
 	if kind == KindFavicon {
 		key = settingFavicon
 	}
-	_, err := tx.ExecContext(ctx, `DELETE FROM settings WHERE key = ?`, key)
-	return err
+	return a.DeleteSetting(ctx, tx, key)
 }
 
 // SiteLogoPath is the site logo's /media/ path, or "" when none was set

@@ -277,6 +277,11 @@ func (a *Service) updateMyListing(ctx context.Context, in *ops.Input) (any, erro
 	// before and after (the rest cannot change), read in the statements that
 	// check ownership and write, so the transaction reads nothing twice.
 	cols := slices.Sorted(maps.Keys(req.Fields))
+	if len(sites) > 0 && !slices.Contains(sites, a.Cfg.SiteKey) {
+		// apply_to names other sites only: the headline/summary/SEO fields
+		// sent are those sites' copies, not the listing's own (main's).
+		cols = slices.DeleteFunc(cols, func(c string) bool { return slices.Contains(kernel.SiteCopyFields, c) })
+	}
 	if in.Has("socials") {
 		cols = append(cols, "socials")
 	}

@@ -112,6 +112,19 @@ func (a *Service) ToggleVote(ctx context.Context, userID int64, slug, ip string)
 		return st, rateLimited(w, "Too many votes from your network address (%d in %d minutes).", maxVotesPerIP, int(voteWindow/time.Minute))
 	}
 	week, network := kernel.WeekOf(now), Network(ip)
+	site := a.SiteKey(ctx)
+	if site != kernel.MainSite {
+		err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
+			var err error
+			st, err = a.toggleSiteVote(ctx, tx, site, userID, slug, week, ip, network)
+			return err
+		})
+		if err != nil {
+			a.runtime.votes.release(uk, ik)
+			return VoteState{}, err
+		}
+		return st, nil
+	}
 	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		l, err := a.actionListing(ctx, tx, slug, "voting")
 		if err != nil {
@@ -171,6 +184,70 @@ func (a *Service) ToggleVote(ctx context.Context, userID int64, slug, ip string)
 		return VoteState{}, err
 	}
 	return st, nil
+}
+
+// toggleSiteVote is ToggleVote on another site than main: the vote is that
+// site's (site_votes), counted by the same rule (counts), and moves that
+// site's counters only (listing_sites.votes, site_weekly_votes and through
+// them site_launches); main's votes, ranks and trending do not move. A
+// listing the site does not show is not found there. Suspected rings are
+// watched on main, where the network's votes concentrate; a site's votes
+// are not held for review.
+func (a *Service) toggleSiteVote(ctx context.Context, tx *sql.Tx, site string, userID int64, slug, week, ip, network string) (VoteState, error) {
+	var st VoteState
+	l, err := a.actionListing(ctx, tx, slug, "voting")
+	if err != nil {
+		return st, err
+	}
+	var on bool
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM listing_sites WHERE site_key = ? AND listing_id = ?)`, site, l.ID).Scan(&on); err != nil {
+		return st, err
+	}
+	if !on {
+		return st, ops.NotFound("listing " + slug)
+	}
+	v, err := a.voter(ctx, tx, userID, l.ID)
+	if err != nil {
+		return st, err
+	}
+	if v.banned {
+		return st, &ops.Error{Code: ops.CodeForbidden, Detail: "this account can no longer vote"}
+	}
+	voter := strconv.FormatInt(userID, 10)
+	var counted bool
+	err = tx.QueryRowContext(ctx, `SELECT counted FROM site_votes WHERE site_key = ? AND listing_id = ? AND voter = ? AND week = ?`, site, l.ID, voter, week).Scan(&counted)
+	delta := 0
+	switch {
+	case err == nil: // withdraw
+		if _, err := tx.ExecContext(ctx, `DELETE FROM site_votes WHERE site_key = ? AND listing_id = ? AND voter = ? AND week = ?`, site, l.ID, voter, week); err != nil {
+			return st, err
+		}
+		if counted {
+			delta = -1
+		}
+	case db.IsNoRows(err): // cast
+		st.Voted, st.Counted = true, a.counts(v)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO site_votes(site_key, listing_id, voter, week, created_at, counted, ip, net) VALUES(?,?,?,?,?,?,?,?)`,
+			site, l.ID, voter, week, a.NowText(), st.Counted, ip, network); err != nil {
+			return st, err
+		}
+		if st.Counted {
+			delta = 1
+		}
+	default:
+		return st, err
+	}
+	if delta != 0 {
+		if _, err := tx.ExecContext(ctx, `UPDATE listing_sites SET votes = max(0, votes + ?1) WHERE site_key = ?2 AND listing_id = ?3`, delta, site, l.ID); err != nil {
+			return st, err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO site_weekly_votes(site_key, week, listing_id, votes) VALUES(?1, ?2, ?3, max(0, ?4))
+			ON CONFLICT(site_key, week, listing_id) DO UPDATE SET votes = max(0, votes + ?4)`, site, week, l.ID, delta); err != nil {
+			return st, err
+		}
+	}
+	err = tx.QueryRowContext(ctx, `SELECT coalesce((SELECT votes FROM site_weekly_votes WHERE site_key = ? AND week = ? AND listing_id = ?), 0)`, site, week, l.ID).Scan(&st.Votes)
+	return st, err
 }
 
 // countVote moves every counter of one counted vote by delta (+1 or -1):
