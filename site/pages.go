@@ -13,7 +13,6 @@ import (
 	"launchdir/app/people"
 	"launchdir/db"
 	"launchdir/ops"
-	"launchdir/site/layout"
 
 	"github.com/julienschmidt/httprouter"
 )
@@ -68,7 +67,7 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request, _ httprouter.Params)
 		anonymous = true
 		if body, ok := s.homeCache.get(s.cacheKey(ctx, "/"), time.Now()); ok {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			layout.SecureHeaders(w.Header())
+			s.secureHeaders(w.Header(), r)
 			w.Header().Set("Vary", "Cookie")
 			writeCached(w, r, body)
 			return

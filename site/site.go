@@ -273,7 +273,7 @@ func (s *Site) renderBytes(name string, p *Page) ([]byte, error) {
 func (s *Site) write(w http.ResponseWriter, r *http.Request, p *Page, body []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	layout.SecureHeaders(h)
+	s.secureHeaders(h, r)
 	h.Set("Vary", "Cookie")
 	if p.Status != http.StatusOK || p.private {
 		h.Set("Cache-Control", "no-store")

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"launchdir/app/kernel"
 	"launchdir/app/media"
 	"launchdir/db"
 	"launchdir/site/layout"
@@ -65,5 +64,12 @@ type facetEntry struct {
 	at    time.Time
 }
 
-// siteOf is the site of the request (main when none was routed).
-func (s *Site) siteOf(r *http.Request) *kernel.Site { return s.App.Site(r.Context()) }
+// secureHeaders sets a page's CSP and framing headers; on a site other
+// than main its forms may lead to main's sign-in handoff (handoff.go).
+func (s *Site) secureHeaders(h http.Header, r *http.Request) {
+	if s.onMain(r) {
+		layout.SecureHeaders(h)
+		return
+	}
+	layout.SecureHeadersFor(h, s.mainSite(r).Origin)
+}

@@ -44,7 +44,21 @@ func devtoolsSite(t *testing.T, e *apitest.Env) string {
 	origin := "http://devtools.localhost:" + port
 	addSite(t, e, "devtools", origin, map[string]string{"site_name": "DevTools Hunt",
 		"site_description": "Developer tools, launched weekly.", "accent_color": "#0f766e"})
+	// Every live listing but the newest is on devtools too.
+	if _, err := e.DB.W.Exec(`INSERT INTO listing_sites(site_key, listing_id, added_at)
+		SELECT 'devtools', id, '2026-01-01T00:00:00Z' FROM listings WHERE status = 'live' AND id != (SELECT max(id) FROM listings WHERE status = 'live')`); err != nil {
+		t.Fatal(err)
+	}
 	return origin
+}
+
+// mainOnly is the live listing devtools does not show.
+func mainOnly(t *testing.T, e *apitest.Env) string {
+	var slug string
+	if err := e.DB.R.QueryRow(`SELECT slug FROM listings WHERE id = (SELECT max(id) FROM listings WHERE status = 'live')`).Scan(&slug); err != nil {
+		t.Fatal(err)
+	}
+	return slug
 }
 
 // browser is one browser over several host names: every host dials the
@@ -189,6 +203,23 @@ func TestTwoSitesDoors(t *testing.T) {
 	}
 	if css := b.get(dev + "/theme.css"); css.status != 200 || !strings.Contains(css.body, "--accent:#0f766e") || css.header.Get("Content-Type") != "text/css; charset=utf-8" {
 		t.Errorf("devtools theme: %d %q", css.status, css.body)
+	}
+	// A listing devtools does not show: 404 there (page, card, badge
+	// page), absent from its sitemap; main shows it.
+	only := mainOnly(t, e)
+	for _, p := range []string{"/listings/" + only, "/og/listing/" + only + ".png", "/api/v1/listings/" + only} {
+		if a := b.get(dev + p); a.status != 404 {
+			t.Errorf("devtools %s: %d", p, a.status)
+		}
+	}
+	if a := b.get(e.URL + "/listings/" + only); a.status != 200 {
+		t.Errorf("main /listings/%s: %d", only, a.status)
+	}
+	if a := b.get(dev + "/sitemaps/listings-1.xml"); strings.Contains(a.body, "/listings/"+only+"<") {
+		t.Errorf("devtools sitemap lists %s", only)
+	}
+	if a := b.get(e.URL + "/sitemaps/listings-1.xml"); !strings.Contains(a.body, e.URL+"/listings/"+only+"<") {
+		t.Errorf("main sitemap lacks %s", only)
 	}
 	// Cards (og images) are drawn for the site asking.
 	if a := b.get(dev + "/og/home/home.png"); a.status != 200 || a.header.Get("Content-Type") != "image/png" {
