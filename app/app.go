@@ -143,6 +143,7 @@ func (a *App) jobs() []kernel.Job {
 		// 23 s of batched writes at 1M listings: not in the first minutes.
 		{Name: "trending decay", Every: time.Hour, After: 5 * time.Minute, Run: a.Catalog.RefreshTrending},
 		{Name: "session purge", Every: time.Hour, Run: a.People.PurgeSessions},
+		{Name: "ready-made profiles", Every: 30 * time.Second, Run: a.DB.RebuildStaleProfiles},
 	}
 	list = append(list, a.Commerce.Jobs()...)
 	return append(list, a.extraJobs...)

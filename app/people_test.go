@@ -22,14 +22,14 @@ import (
 
 type peopleEnv struct {
 	*apitest.Env
-	t       *testing.T
+	t       testing.TB
 	signups int
 }
 
 // newPeopleEnv is the stack for the people rules. Its many test accounts
 // at one domain voting together would be a suspected ring: ring detection
 // is off here and on in the ring tests (integrity_test.go).
-func newPeopleEnv(t *testing.T) *peopleEnv {
+func newPeopleEnv(t testing.TB) *peopleEnv {
 	t.Helper()
 	return &peopleEnv{Env: apitest.New(t, apitest.Options{Fixture: true, Setup: func(a *app.App) { a.Cfg.VoteRingSize = -1 }}), t: t}
 }

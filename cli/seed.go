@@ -89,6 +89,10 @@ func buildSeed(ctx context.Context, tmp, from string, n int, seed int64) error {
 		d.Close()
 		return err
 	}
+	if err := d.RebuildStaleProfiles(ctx); err != nil { // ready-made profiles (db/profiles.go)
+		d.Close()
+		return err
+	}
 	if err := d.Analyze(ctx); err != nil {
 		d.Close()
 		return err

@@ -126,7 +126,7 @@ func (d *DB) BoundedCount(ctx context.Context, query string, args ...any) (Total
 func (d *DB) boundedCount(ctx context.Context, query string, args []any, estimate func(ctx context.Context) (int, error)) (Total, error) {
 	return d.cached(ctx, "bounded:"+query+fmt.Sprint(args...), func(ctx context.Context) (Total, error) {
 		var n int
-		err := d.R.QueryRowContext(ctx, fmt.Sprintf("SELECT count(*) FROM (%s LIMIT %d)", query, countCap+1), args...).Scan(&n)
+		err := d.Prepared(d.R).QueryRowContext(ctx, fmt.Sprintf("SELECT count(*) FROM (%s LIMIT %d)", query, countCap+1), args...).Scan(&n)
 		if err != nil || n <= countCap {
 			return Total{N: n}, err
 		}
@@ -144,6 +144,6 @@ func (d *DB) boundedCount(ctx context.Context, query string, args []any, estimat
 // the listing triggers maintain (exact, O(1)).
 func (d *DB) StatusCount(ctx context.Context, status string) (int, error) {
 	var n int
-	err := d.R.QueryRowContext(ctx, `SELECT coalesce((SELECT n FROM listing_status_counts WHERE status = ?), 0)`, status).Scan(&n)
+	err := d.Prepared(d.R).QueryRowContext(ctx, `SELECT coalesce((SELECT n FROM listing_status_counts WHERE status = ?), 0)`, status).Scan(&n)
 	return n, err
 }

@@ -39,10 +39,15 @@ type DB struct {
 
 	shape   *siteShape // what the views of another site need (sites.go)
 	stats   dbStats    // for /metrics (stats.go)
-	replica bool    // a read replica's copy: read-only, see replica.go
+	replica bool       // a read replica's copy: read-only, see replica.go
 	// ftsNotes: the schema has listings_fts_stale (set at open, after the
 	// migrations; see fts.go).
 	ftsNotes bool
+	// profiles: the schema has listing_profiles (set at open, after the
+	// migrations, and on a replica's copy; see profiles.go).
+	profiles bool
+
+	rebuilder profileRebuilder // ready-made profiles after owner edits (profiles.go)
 }
 
 func dsn(path string, readOnly bool, cacheKB int) string {
@@ -205,6 +210,7 @@ func (d *DB) analyzeIfMissing(ctx context.Context) error {
 
 // Close closes both pools; the writer last so the WAL is checkpointed.
 func (d *DB) Close() error {
+	d.stopRebuilder()
 	d.bg.Wait()
 	var errs []error
 	d.rstmts.close()
@@ -229,6 +235,10 @@ func (d *DB) Tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		return mapErr(err)
 	}
 	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return mapErr(err)
+	}
+	if _, err := d.rebuildProfiles(ctx, tx, inlineProfiles); err != nil {
 		tx.Rollback()
 		return mapErr(err)
 	}

@@ -29,5 +29,6 @@ func (d *DB) syncFTSAtOpen(ctx context.Context) error {
 		return err
 	}
 	d.ftsNotes = true
+	d.profiles = true
 	return nil
 }

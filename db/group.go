@@ -159,6 +159,7 @@ func (d *DB) commitGroup(batch []*groupReq) {
 	d.rc.gen.Add(1) // the commit is visible now (see readcache.go)
 	if err == nil {
 		d.partsCommitted()
+		d.kickProfiles() // the edited listings' ready-made profiles (profiles.go)
 	} else {
 		d.partsDropped()
 	}

@@ -33,7 +33,7 @@ func (d *DB) Alternatives(ctx context.Context, id int64, offset, limit int) ([]A
 	}
 	const rest = ` WHERE l.primary_category_id = (SELECT primary_category_id FROM listings WHERE id = ?1) AND l.status = 'live' AND l.id != ?1
 		AND l.id NOT IN (SELECT alternative_id FROM alternatives WHERE listing_id = ?1 AND approved = 1)`
-	n, err := d.PublicCount(ctx, `SELECT count(*) FROM listings l`+rest, id)
+	n, err := d.otherAlternatives(ctx, id, approved)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -52,6 +52,40 @@ func (d *DB) Alternatives(ctx context.Context, id int64, offset, limit int) ([]A
 		out[i] = Alternative{Summary: it, Approved: offset+i < len(approved)}
 	}
 	return out, len(approved) + n, nil
+}
+
+// otherAlternatives is the number of live listings of listing id's primary
+// category other than itself and its approved alternatives: the category's
+// live count (counted once per category and cached like other big totals,
+// where a count per listing was a fifth of a listing page's CPU, issue 26)
+// less the listing and its approved alternatives in that category.
+func (d *DB) otherAlternatives(ctx context.Context, id int64, approved []Summary) (int, error) {
+	var (
+		cat     sql.NullInt64
+		catSlug string
+		live    bool
+	)
+	err := d.R.QueryRowContext(ctx, `SELECT l.primary_category_id, coalesce(c.slug, ''), l.status = 'live'
+		FROM listings l LEFT JOIN categories c ON c.id = l.primary_category_id WHERE l.id = ?`, id).Scan(&cat, &catSlug, &live)
+	if IsNoRows(err) || err == nil && !cat.Valid {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	n, err := d.PublicCount(ctx, `SELECT count(*) FROM listings WHERE primary_category_id = ? AND status = 'live'`, cat.Int64)
+	if err != nil {
+		return 0, err
+	}
+	if live {
+		n--
+	}
+	for _, a := range approved { // live, approved, not the listing itself
+		if a.Category != nil && a.Category.Slug == catSlug {
+			n--
+		}
+	}
+	return max(n, 0), nil
 }
 
 // segment is one ordered part of a list that is paged across parts.

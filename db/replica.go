@@ -72,6 +72,7 @@ func OpenReplica(ctx context.Context, path string, o Options) (*DB, error) {
 	d.R.SetMaxOpenConns(o.ReadConns)
 	d.R.SetMaxIdleConns(o.ReadConns)
 	d.replica = true
+	d.profiles = true // the primary's ready-made profiles, as of this copy
 	return d, nil
 }
 

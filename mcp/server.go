@@ -213,8 +213,17 @@ func (s selection) includes(op *ops.Operation) bool {
 	if s.readOnly && !op.ReadOnly() {
 		return false
 	}
-	return s.toolsets == nil || slices.Contains(s.toolsets, toolsetOf(op))
+	if s.toolsets == nil {
+		// The site team's tools (toolset sites) are listed when asked for
+		// (/mcp/x/sites, /mcp/full): everyone else gets 404 from them, and
+		// the default list stays under 100 KB.
+		return s.full || toolsetOf(op) != TeamToolset
+	}
+	return slices.Contains(s.toolsets, toolsetOf(op))
 }
+
+// TeamToolset is the site team's toolset, left out of the default list.
+const TeamToolset = "sites"
 
 type ctxKey int
 

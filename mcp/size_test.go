@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"launchdir/mcp"
 	"net/http"
 	"strings"
 	"testing"
@@ -48,7 +49,13 @@ func toolsListBytes(t *testing.T, url string, hdr map[string]string) (int, []map
 func TestDefaultToolsListUnder100KB(t *testing.T) {
 	e := newEnv(t)
 	n, tools := toolsListBytes(t, e.URL+"/mcp", nil)
-	if n >= 100_000 || len(tools) != len(e.App.Table.Ops) {
+	team := 0
+	for _, op := range e.App.Table.Ops {
+		if op.Toolset == mcp.TeamToolset {
+			team++
+		}
+	}
+	if n >= 100_000 || len(tools) != len(e.App.Table.Ops)-team {
 		t.Fatalf("/mcp tools/list: %d bytes, %d tools of %d", n, len(tools), len(e.App.Table.Ops))
 	}
 	for _, tl := range tools {

@@ -111,6 +111,14 @@ var signedInPaths = map[string]struct {
 	"delete_screenshot":       {"/me/listings/1/screenshots/1", nil},
 	"reorder_screenshots":     {"/me/listings/1/screenshots", map[string]any{"ids": []any{1}}},
 	"set_founder_avatar":      {"/me/listings/1/founders/ada/avatar", map[string]any{"image_url": "http://127.0.0.1:1/a.png"}},
+	"list_sites":              {"/sites", nil},
+	"get_site":                {"/sites/main", nil},
+	"create_site":             {"/sites", map[string]any{"key": "devtools", "origin": "http://devtools.test"}},
+	"update_site":             {"/sites/main", map[string]any{"name": "x"}},
+	"delete_site":             {"/sites/devtools", nil},
+	"change_site_listings":    {"/sites/devtools/listings", map[string]any{"add": []any{1}}},
+	"get_my_listing_sites":    {"/me/listings/1/sites", nil},
+	"set_my_listing_sites":    {"/me/listings/1/sites", map[string]any{"sites": []any{}}},
 }
 
 func TestSignedInAuthMatrix(t *testing.T) {

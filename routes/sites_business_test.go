@@ -9,6 +9,7 @@ import (
 
 	"launchdir/apitest"
 	"launchdir/app"
+	"launchdir/app/commerce"
 	"launchdir/app/kernel"
 )
 
@@ -330,5 +331,89 @@ func TestPricesAndCapacityPerSite(t *testing.T) {
 	}
 	if n := kernel.WeekFreeCapacity(ctx, e.DB.R, "2026-12-07", 2); n != 2 {
 		t.Errorf("main week moved with devtools' override: %d", n)
+	}
+}
+
+// Every public read on devtools shows only devtools' listings: a listing
+// that is not on it is 404 wherever it is named, and no list, board,
+// section, week, feed of awards or sitemap shows it.
+func TestPublicReadsShowOnlyTheSitesListings(t *testing.T) {
+	e, key := sitesEnv(t)
+	e.Do("POST", "/api/v1/sites/devtools/listings", map[string]any{"add": []int{1, 3}}, key...)
+	notOn := []string{"rankrocket", "oldpost", "soonapp"} // live or upcoming on main, not on devtools
+	for _, p := range []string{"/api/v1/listings/rankrocket", "/api/v1/listings/rankrocket/alternatives", "/api/v1/listings/rankrocket/badges",
+		"/api/v1/listings/rankrocket/comments", "/api/v1/categories/marketing", "/api/v1/categories/seo", "/api/v1/compare?a=rankrocket&b=quickbase"} {
+		if r := e.Do("GET", p, nil, "Host", devHost); r.Status != 404 {
+			t.Errorf("%s on devtools: %d %.200s", p, r.Status, r.Body)
+		}
+		if r := e.Do("GET", p, nil); r.Status != 200 && !strings.Contains(p, "categories/") {
+			t.Errorf("%s on main: %d %.200s", p, r.Status, r.Body)
+		}
+	}
+	lists := []string{"/api/v1/listings", "/api/v1/listings?q=seo", "/api/v1/listings?sort=newest", "/api/v1/listings?upcoming=true",
+		"/api/v1/categories", "/api/v1/launches/weeks/2026-11-16", "/api/v1/launches/weeks/2026-11-09", "/api/v1/founders", "/api/v1/awards",
+		"/api/v1/site", "/api/v1/listings/quickbase/alternatives", "/api/v1/compare?a=quickbase&b=tablely"}
+	for _, s := range []string{"today", "this-week", "trending", "most-voted", "recent", "most-viewed", "most-followed", "upcoming"} {
+		lists = append(lists, "/api/v1/launches?section="+s)
+	}
+	for _, b := range []string{"community-weekly", "community-all-time", "billboard", "domain-rating", "revenue"} {
+		lists = append(lists, "/api/v1/leaderboards/"+b)
+	}
+	for _, p := range lists {
+		r := e.Do("GET", p, nil, "Host", devHost)
+		if r.Status != 200 {
+			t.Errorf("%s on devtools: %d %.300s", p, r.Status, r.Body)
+			continue
+		}
+		for _, slug := range notOn {
+			if strings.Contains(string(r.Body), `"slug":"`+slug+`"`) {
+				t.Errorf("%s on devtools shows %s", p, slug)
+			}
+		}
+	}
+	ctx := context.Background()
+	site, _ := e.App.SiteByKey(ctx, "devtools")
+	dctx := kernel.WithSite(ctx, site)
+	entries, err := e.App.Catalog.SitemapListings(dctx, 0, 100)
+	if n, _ := e.App.Catalog.LiveListingCount(dctx); err != nil || len(entries) != 2 || n != 2 {
+		t.Errorf("devtools sitemap: %d entries, count %d, %v", len(entries), n, err)
+	}
+	if n, _ := e.App.Catalog.LiveListingCount(ctx); n != 4 {
+		t.Errorf("main's live count %d", n)
+	}
+}
+
+// A promo code restricted to a site is refused on the others; the
+// settings page's function on a site's host writes that site's settings.
+func TestPromoSitesAndSettingsPerSite(t *testing.T) {
+	e, key := sitesEnv(t)
+	ctx := context.Background()
+	if err := e.App.Admin.AdminCreatePromo(ctx, 1, commerce.PromoCode{Code: "DEV10", Kind: "percent", Value: 10, Sites: []string{"devtools"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.App.Admin.AdminCreatePromo(ctx, 1, commerce.PromoCode{Code: "BAD", Kind: "percent", Value: 10, Sites: []string{"nope"}}); err == nil ||
+		!strings.Contains(err.Error(), "sites") {
+		t.Fatalf("unknown site in a promo: %v", err)
+	}
+	order := apitest.Order(apitest.OrderItem("launch", "listing_id", 6, "week", "2026-12-07"))
+	order["promo_code"] = "DEV10"
+	if r := e.Do("POST", "/api/v1/orders/quote", order, dev(key)...); r.Status != 200 || !strings.Contains(string(r.Body), `"discount_cents":123`) {
+		t.Errorf("promo on devtools: %d %s", r.Status, r.Body)
+	}
+	if r := e.Do("POST", "/api/v1/orders/quote", order, key...); r.Status != 400 || !strings.Contains(string(r.Body), "not valid on this site") {
+		t.Errorf("devtools' promo on main: %d %s", r.Status, r.Body)
+	}
+	site, _ := e.App.SiteByKey(ctx, "devtools")
+	dctx := kernel.WithSite(ctx, site)
+	in := e.App.Admin.Settings(dctx)
+	in.SiteName, in.FreeQueueWeeks = "DevTools Weekly", 1
+	if err := e.App.Admin.UpdateSettings(dctx, 1, in); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.App.SiteName(dctx); got != "DevTools Weekly" {
+		t.Errorf("devtools name %q", got)
+	}
+	if got, weeks := e.App.SiteName(ctx), e.App.FreeQueueWeeks(ctx); got != "Test Directory" || weeks != 4 {
+		t.Errorf("main changed: %q %d", got, weeks)
 	}
 }

@@ -40,6 +40,7 @@ type Config struct {
 	BaseURL         string
 	Demo            bool
 	DemoSeed        int64
+	DemoSite        string // key of a second demo site to create if missing (issue 24)
 	RatePerSecond   float64
 	RateBurst       int
 	TrustProxy      bool
@@ -95,6 +96,7 @@ func (c *Config) flags() *flag.FlagSet {
 	fs.StringVar(&c.BaseURL, "base-url", c.BaseURL, "public origin (default http://<addr>)")
 	fs.BoolVar(&c.Demo, "demo", c.Demo, "fill a NEW database with the demo directory")
 	fs.Int64Var(&c.DemoSeed, "demo-seed", c.DemoSeed, "seed of the demo generator")
+	fs.StringVar(&c.DemoSite, "demo-site", "", "also serve a second demo directory with this key (e.g. devtools) at http://<key>.localhost:<port>, created if missing")
 	fs.Float64Var(&c.RatePerSecond, "rate", c.RatePerSecond, "requests per second per client (0 = off)")
 	fs.IntVar(&c.RateBurst, "rate-burst", c.RateBurst, "burst per client")
 	fs.BoolVar(&c.TrustProxy, "trust-proxy", c.TrustProxy, "take the client address from X-Forwarded-For")
@@ -245,6 +247,10 @@ func Start(ctx context.Context, c *Config, log *slog.Logger) (*Service, error) {
 		d.Close()
 		return nil, err
 	}
+	if err := demoSite(ctx, a, c, log); err != nil {
+		d.Close()
+		return nil, err
+	}
 	var rep *replica.Replicator // started last, once nothing else can fail
 	srv, err := routes.New(a, routes.Options{RatePerSecond: c.RatePerSecond, RateBurst: c.RateBurst, TrustProxy: c.TrustProxy,
 		MaxInFlight: c.MaxInFlight, MaxInFlightWrites: c.MaxWrites, QueueTimeout: c.QueueTimeout,
@@ -379,3 +385,25 @@ func softMemoryLimit() {
 const defaultMaxWrites = 16
 
 func defaultMaxInFlight() int { return max(8, 4*runtime.GOMAXPROCS(0)) }
+
+// demoSite creates the -demo-site directory when missing: a developer-tools
+// directory over the same listings at http://<key>.localhost:<port>
+// (browsers and curl resolve *.localhost to this machine).
+func demoSite(ctx context.Context, a *app.App, c *Config, log *slog.Logger) error {
+	if c.DemoSite == "" {
+		return nil
+	}
+	_, port, _ := net.SplitHostPort(c.Addr)
+	origin := "http://" + c.DemoSite + ".localhost"
+	if port != "" && port != "80" {
+		origin += ":" + port
+	}
+	created, err := demo.SecondSite(ctx, a.Network, a.DB, c.DemoSite, origin)
+	if err != nil {
+		return fmt.Errorf("-demo-site %s: %v", c.DemoSite, err)
+	}
+	if created {
+		log.Info("created the second demo directory", "site", c.DemoSite, "origin", origin)
+	}
+	return nil
+}

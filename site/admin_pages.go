@@ -54,6 +54,7 @@ func (s *Site) mountAdmin(srv *routes.Server) {
 	post("/admin/settings", s.adminSaveSettings)
 	get("/admin/audit", s.adminAudit)
 	s.mountAdminComments(srv)
+	s.mountAdminSites(srv)
 }
 
 func pageOf(r *http.Request) admin.AdminPage {
@@ -359,6 +360,7 @@ func (s *Site) adminCreatePromo(w http.ResponseWriter, r *http.Request, _ httpro
 	for _, c := range strings.FieldsFunc(r.PostFormValue("products"), func(r rune) bool { return r == ',' || r == ' ' }) {
 		p.Products = append(p.Products, c)
 	}
+	p.Sites = strings.FieldsFunc(r.PostFormValue("sites"), func(r rune) bool { return r == ',' || r == ' ' }) // issue 24
 	if err := s.App.Admin.AdminCreatePromo(r.Context(), uid, p); err != nil {
 		s.areaError(w, r, uid, err)
 		return

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"html"
 	"net/url"
@@ -33,11 +34,18 @@ const badgeStatuses = "('live','scheduled','draft','awaiting_badge')"
 // badgeListing finds a listing for its badge. Live and scheduled listings
 // are public; an unpublished one only for its owner (the REST door), or
 // as the image itself, which the owner embeds on their own site.
+// Only the summary is read: a badge shows nothing else, and assembling the
+// whole profile was most of the database work of a listing page (which
+// asks for the badge) once the profile itself was ready-made (issue 26).
 func (a *Service) badgeListing(ctx context.Context, slug string, userID int64, image bool) (*db.Listing, error) {
-	l, err := a.DB.GetListingBy(ctx, a.DB.R, "l.slug = ? AND l.status IN "+badgeStatuses, slug)
+	items, err := a.DB.Summaries(ctx, "WHERE l.slug = ? AND l.status IN "+badgeStatuses, slug)
+	if err == nil && len(items) == 0 {
+		err = sql.ErrNoRows
+	}
 	if err != nil {
 		return nil, kernel.NotFound(err, "listing "+slug)
 	}
+	l := &db.Listing{Summary: items[0]}
 	if image || l.Status == "live" || l.Status == "scheduled" {
 		return l, nil
 	}

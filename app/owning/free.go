@@ -154,11 +154,18 @@ func hasBacklink(html, baseURL, slug string) bool {
 func (a *Service) firstFreeWeek(ctx context.Context, tx *sql.Tx) (string, error) {
 	capacity := a.FreeWeeklyCapacity(ctx)
 	start := kernel.Monday(a.Now()).AddDate(0, 0, 7*a.FreeQueueWeeks(ctx))
+	// Another site's calendar counts the free launches of its own listings
+	// against its own capacity (the site of the request's host).
+	count, site := `SELECT count(*) FROM listings WHERE launch_week = ?1 AND plan = 'free' AND status IN ('scheduled','live')`, a.SiteKey(ctx)
+	args := func(week string) []any { return []any{week} }
+	if site != kernel.MainSite {
+		count += ` AND id IN (SELECT listing_id FROM listing_sites WHERE site_key = ?2)`
+		args = func(week string) []any { return []any{week, site} }
+	}
 	for i := 0; i < 520; i++ {
 		week := start.AddDate(0, 0, 7*i).Format(kernel.DateLayout)
 		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM listings WHERE launch_week = ? AND plan = 'free'
-			AND status IN ('scheduled','live')`, week).Scan(&n); err != nil {
+		if err := tx.QueryRowContext(ctx, count, args(week)...).Scan(&n); err != nil {
 			return "", err
 		}
 		if n < kernel.WeekFreeCapacity(ctx, tx, week, capacity) {

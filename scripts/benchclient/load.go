@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"sort"
@@ -20,6 +21,9 @@ type loadOp struct {
 	url    func(i int) string
 	body   func(i int) string
 	header http.Header
+	// writer, when set, runs at c=1 for the whole cell beside the reads
+	// (the mixed rows: every write retires the server's read cache).
+	writer *loadOp
 }
 
 // loadResult is one (operation, concurrency) cell of the sweep.
@@ -104,6 +108,15 @@ func vmHWM(pid int) int {
 var loadClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128, MaxConnsPerHost: 128}, Timeout: 30 * time.Second}
 
 func runLoad(op loadOp, c int, d time.Duration) loadResult {
+	if op.writer != nil {
+		done := make(chan loadResult)
+		go func() { done <- runLoad(*op.writer, 1, d) }()
+		r := runLoad(loadOp{name: op.name, method: op.method, url: op.url, body: op.body, header: op.header}, c, d)
+		w := <-done
+		fmt.Fprintf(os.Stderr, "%-32s c=1   %9.1f req/s  p50 %7.2f ms  p99 %7.2f ms  errors %d (beside %s)\n", w.op, w.rps, w.p50, w.p99, w.errors, op.name)
+		r.errors += w.errors
+		return r
+	}
 	var (
 		seq  atomic.Int64
 		errs atomic.Int64
@@ -187,14 +200,20 @@ func parseLevels(s string) []int {
 
 // sweepOps are the operations measured at every concurrency level: the
 // public reads the goals name and the owner write (when a key is given).
-func sweepOps(api string, slugs, coldSlugs []string, common string, rare, coldWords []string, key string) []loadOp {
+func sweepOps(api string, slugs, coldSlugs []string, common string, rare, coldWords, allWords []string, key, bare string) []loadOp {
 	get := func(u func(i int) string, name string) loadOp { return loadOp{name: name, method: "GET", url: u} }
 	ops := []loadOp{
+		// The ceiling: a bare net/http handler (in this process) returning
+		// a profile's bytes from memory, measured with the same client.
+		get(func(int) string { return bare }, "bare handler (ceiling)"),
 		get(func(i int) string { return api + "/listings/" + slugs[i%len(slugs)] }, "get_listing"),
 		// More listings and pages than the read cache holds (2,000
 		// entries), so most requests read SQLite: these load the read pool.
 		get(func(i int) string { return api + "/listings/" + coldSlugs[i%len(coldSlugs)] }, "get_listing uncached"),
 		get(func(i int) string { return api + "/listings?q=" + coldWords[i%len(coldWords)] }, "search uncached"),
+		// Every vocabulary word, the most frequent included (no word twice
+		// in a cell at these rates: the count cache rarely answers either).
+		get(func(i int) string { return api + "/listings?q=" + allWords[i%len(allWords)] }, "search uncached any word"),
 		get(func(int) string { return api + "/listings?q=" + common }, "search common word"),
 		get(func(i int) string { return api + "/listings?q=" + rare[i%len(rare)] }, "search rare word"),
 		get(func(int) string { return api + "/listings?sort=newest&per_page=20" }, "newest 20 with total"),
@@ -203,10 +222,21 @@ func sweepOps(api string, slugs, coldSlugs []string, common string, rare, coldWo
 		get(func(i int) string { return api + "/launches/weeks/last?page=" + strconv.Itoa(1+i%5) }, "get_launch_week"),
 	}
 	if key != "" {
-		ops = append(ops, loadOp{name: "owner PATCH", method: "PATCH",
+		patch := loadOp{name: "owner PATCH", method: "PATCH",
 			url:    func(i int) string { return api + "/me/listings/" + strconv.Itoa(1+i%3) },
 			body:   func(i int) string { return `{"fields":{"tagline":"bench tagline ` + strconv.Itoa(i) + `"}}` },
-			header: http.Header{"Authorization": {"Bearer " + key}, "Content-Type": {"application/json"}}})
+			header: http.Header{"Authorization": {"Bearer " + key}, "Content-Type": {"application/json"}}}
+		ops = append(ops, patch)
+		// Mixed: the uncached reads while an owner PATCHes at c=1.
+		for _, name := range []string{"get_listing uncached", "search uncached any word"} {
+			for _, op := range ops {
+				if op.name == name {
+					w := patch
+					op.name, op.writer = name+" + writer", &w
+					ops = append(ops, op)
+				}
+			}
+		}
 	}
 	return ops
 }
@@ -225,4 +255,27 @@ func selectOps(ops []loadOp, names string) []loadOp {
 		}
 	}
 	return out
+}
+
+// bareHandler serves the body of profile (fetched once) from memory with a
+// plain net/http server in this process and returns its URL: the ceiling
+// the load generator reaches on this machine for a body of that size.
+func bareHandler(profile string) string {
+	resp, err := http.Get(profile)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bare handler:", err)
+		os.Exit(1)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bare handler:", err)
+		os.Exit(1)
+	}
+	go http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(body)
+	}))
+	return "http://" + ln.Addr().String() + "/"
 }

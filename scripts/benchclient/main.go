@@ -40,6 +40,7 @@ func main() {
 	common := pick(d.W, `SELECT term FROM (SELECT term, doc FROM temp.vocab ORDER BY doc DESC LIMIT 1)`)
 	rare := pick(d.W, `SELECT term FROM temp.vocab WHERE doc BETWEEN 2 AND 20 AND length(term) > 4 LIMIT 50`)
 	coldWords := pick(d.W, `SELECT term FROM temp.vocab WHERE doc BETWEEN 2 AND 200 AND length(term) > 3 ORDER BY random() LIMIT 20000`)
+	allWords := pick(d.W, `SELECT term FROM temp.vocab WHERE doc >= 2 AND length(term) > 3 AND term GLOB '[a-z]*' ORDER BY random() LIMIT 20000`)
 	founders := pick(d.W, `SELECT DISTINCT f.slug FROM founders f JOIN listing_founders lf ON lf.founder_id = f.id
 		JOIN listings l ON l.id = lf.listing_id WHERE l.status = 'live' LIMIT 200`)
 	d.Close()
@@ -64,7 +65,9 @@ func main() {
 		{"list_awards", func() string { return api + "/awards" }},
 	}
 	if *levels != "" { // the concurrency sweep prints a markdown table instead
-		markdown(*label, sweep(selectOps(sweepOps(api, slugs, coldSlugs, url.QueryEscape(common[0]), rare, coldWords, *key), *only), parseLevels(*levels), *dur, *pid))
+		bare := bareHandler(api + "/listings/" + slugs[0])
+		markdown(*label, sweep(selectOps(sweepOps(api, slugs, coldSlugs, url.QueryEscape(common[0]), rare, coldWords, allWords, *key, bare),
+			*only), parseLevels(*levels), *dur, *pid))
 		return
 	}
 	ops = append(ops, sitePages(*base, slugs, founders, common[0], r)...)

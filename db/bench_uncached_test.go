@@ -1,0 +1,165 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"launchdir/ops"
+)
+
+// Uncached benchmarks (issue 26): every iteration reads another listing or
+// another word, and the count cache is emptied before each search, so no
+// cache answers. They run on a copy of LAUNCHDIR_BENCH_DB when set (e.g. a
+// file from `launchdir seed -listings 100000`) and skip without it:
+//
+//	LAUNCHDIR_BENCH_DB=/tmp/ld100k.db go test ./db -run XXX -bench Uncached -cpuprofile cpu.out
+
+var (
+	bigOnce sync.Once
+	bigDB   *DB
+	bigErr  error
+)
+
+func benchFile(b *testing.B) *DB {
+	b.Helper()
+	src := os.Getenv("LAUNCHDIR_BENCH_DB")
+	if src == "" {
+		b.Skip("LAUNCHDIR_BENCH_DB is not set")
+	}
+	bigOnce.Do(func() {
+		dst := filepath.Join(os.TempDir(), "launchdir-bench-uncached.db")
+		for _, f := range []string{dst, dst + "-wal", dst + "-shm"} {
+			os.Remove(f)
+		}
+		if bigErr = copyFile(src, dst); bigErr != nil {
+			return
+		}
+		if bigDB, bigErr = Open(context.Background(), dst); bigErr != nil {
+			return
+		}
+		bigErr = bigDB.RebuildStaleProfiles(context.Background())
+	})
+	if bigErr != nil {
+		b.Fatal(bigErr)
+	}
+	return bigDB
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+func liveSlugs(b *testing.B, d *DB, n int) []string {
+	b.Helper()
+	slugs, err := Column[string](context.Background(), d.R, `SELECT slug FROM listings WHERE status = 'live' ORDER BY random() LIMIT ?`, n)
+	if err != nil || len(slugs) == 0 {
+		b.Fatal(len(slugs), err)
+	}
+	return slugs
+}
+
+// BenchmarkUncachedProfileStored reads ready-made profiles (get_listing).
+func BenchmarkUncachedProfileStored(b *testing.B) {
+	d, ctx := benchFile(b), context.Background()
+	slugs := liveSlugs(b, d, 20000)
+	i := 0
+	for b.Loop() {
+		if _, err := d.liveListingEncoded(ctx, slugs[i%len(slugs)]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// BenchmarkUncachedProfileAssembled assembles and encodes profiles, as a
+// read without a ready-made row does.
+func BenchmarkUncachedProfileAssembled(b *testing.B) {
+	d, ctx := benchFile(b), context.Background()
+	slugs := liveSlugs(b, d, 20000)
+	i := 0
+	for b.Loop() {
+		l, err := d.GetListingBy(ctx, d.R, "l.slug = ? AND l.status = 'live'", slugs[i%len(slugs)])
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := ops.Encode(l); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// BenchmarkUncachedSearchFrequent searches the most frequent words with
+// their totals, the count cache emptied each time.
+func BenchmarkUncachedSearchFrequent(b *testing.B) {
+	benchSearch(b, `SELECT term FROM listings_vocab WHERE length(term) > 3 ORDER BY doc DESC LIMIT 50`)
+}
+
+// BenchmarkUncachedSearchWords searches random vocabulary words (what the
+// peer benchmark's words row asks).
+func BenchmarkUncachedSearchWords(b *testing.B) {
+	benchSearch(b, `SELECT term FROM listings_vocab WHERE doc >= 2 AND length(term) > 3 AND term GLOB '[a-z]*' ORDER BY random() LIMIT 3000`)
+}
+
+func benchSearch(b *testing.B, words string) {
+	d, ctx := benchFile(b), context.Background()
+	terms, err := Column[string](ctx, d.R, words)
+	if err != nil || len(terms) == 0 {
+		b.Fatal(len(terms), err)
+	}
+	i := 0
+	for b.Loop() {
+		d.counts.mu.Lock()
+		d.counts.m = nil
+		d.counts.mu.Unlock()
+		if _, _, err := d.SearchListingsTotal(ctx, SearchFilter{Q: terms[i%len(terms)], Limit: 20}); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// BenchmarkVoteCount is the write of a vote's count (with the rebuild of
+// the listing's ready-made profile it triggers).
+func BenchmarkVoteCount(b *testing.B) {
+	d, ctx := benchFile(b), context.Background()
+	ids, err := Column[int64](ctx, d.R, `SELECT id FROM listings WHERE status = 'live' ORDER BY random() LIMIT 1000`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	i := 0
+	for b.Loop() {
+		if err := d.Tx(ctx, func(tx *sql.Tx) error {
+			_, err := tx.ExecContext(ctx, `UPDATE listings SET votes = votes + 1 WHERE id = ?`, ids[i%len(ids)])
+			return err
+		}); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// BenchmarkUncachedSearchMidWords searches words of 500 to 20,000 matches
+// at 100k listings: the tail of the words row (more matches than are
+// ranked, so their totals are counted).
+func BenchmarkUncachedSearchMidWords(b *testing.B) {
+	benchSearch(b, `SELECT term FROM listings_vocab WHERE doc BETWEEN 500 AND 20000 AND length(term) > 3 AND term GLOB '[a-z]*' ORDER BY random() LIMIT 1000`)
+}

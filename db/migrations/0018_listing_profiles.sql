@@ -1,0 +1,346 @@
+-- Ready-made public profiles (issue 26). get_listing used to assemble a
+-- profile from a dozen queries per request, and the read cache in front of
+-- it is retired by every write, so on a live directory (votes, sessions,
+-- edits never stop) nearly every read paid the full assembly.
+--
+-- listing_profiles holds each live listing's public profile as the API
+-- serves it (the JSON and its ETag), so a read is one indexed row. It is
+-- never stale: every change to something a profile shows deletes that
+-- listing's row in the same statement (the triggers below) and notes the
+-- listing in listing_profiles_stale; db.rebuildProfiles, run by every write
+-- transaction before it commits (and in the background for big batches),
+-- builds the noted profiles again inside that transaction. A listing
+-- without a row is assembled fresh, as before, so a write that commits
+-- some other way is never served stale either, only slower.
+--
+-- Notes are plain inserts that cannot conflict (WHERE NOT EXISTS, not OR
+-- IGNORE): an outer statement's conflict clause overrides a trigger's
+-- (migration 0012).
+CREATE TABLE listing_profiles (
+  listing_id INTEGER PRIMARY KEY,
+  slug       TEXT NOT NULL UNIQUE,
+  json       BLOB NOT NULL,
+  etag       TEXT NOT NULL
+);
+
+CREATE TABLE listing_profiles_stale (listing_id INTEGER PRIMARY KEY);
+
+-- Every live listing starts noted; the background rebuild fills the table.
+INSERT INTO listing_profiles_stale(listing_id) SELECT id FROM listings WHERE status = 'live';
+
+-- The listing row: the columns a profile shows (db/profile.go listingCols;
+-- TestProfileTriggerColumns keeps the two lists together).
+CREATE TRIGGER listings_profile_ai AFTER INSERT ON listings BEGIN
+  INSERT INTO listing_profiles_stale(listing_id) SELECT new.id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = new.id);
+END;
+
+CREATE TRIGGER listings_profile_au AFTER UPDATE OF id, slug, name, url, tagline, logo_url, votes, views, follows, status,
+  launch_week, launched_at, primary_category_id, short_description, description, features, usps, keywords, tags, stage,
+  pricing_model, pricing_summary, country, city, founded_year, contact_email, domain, plan, socials, not_found,
+  attributes, unlock_story, unlock_milestones, unlock_media, rating_sum, rating_count, domain_rating, demo_video_url,
+  updated_at ON listings BEGIN
+  DELETE FROM listing_profiles WHERE listing_id IN (old.id, new.id);
+  INSERT INTO listing_profiles_stale(listing_id) SELECT new.id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = new.id);
+END;
+
+CREATE TRIGGER listings_profile_ad AFTER DELETE ON listings BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.id;
+END;
+
+-- Categories and founders are shown by every listing they belong to.
+CREATE TRIGGER categories_profile_au AFTER UPDATE OF id, slug, name ON categories BEGIN
+  INSERT INTO listing_profiles_stale(listing_id)
+    SELECT listing_id FROM listing_categories WHERE category_id = old.id
+    UNION SELECT id FROM listings WHERE primary_category_id = old.id
+    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+  DELETE FROM listing_profiles WHERE listing_id IN (SELECT listing_id FROM listing_categories WHERE category_id = old.id
+    UNION SELECT id FROM listings WHERE primary_category_id = old.id);
+END;
+
+CREATE TRIGGER categories_profile_ad AFTER DELETE ON categories BEGIN
+  INSERT INTO listing_profiles_stale(listing_id)
+    SELECT listing_id FROM listing_categories WHERE category_id = old.id
+    UNION SELECT id FROM listings WHERE primary_category_id = old.id
+    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+  DELETE FROM listing_profiles WHERE listing_id IN (SELECT listing_id FROM listing_categories WHERE category_id = old.id
+    UNION SELECT id FROM listings WHERE primary_category_id = old.id);
+END;
+
+CREATE TRIGGER founders_profile_au AFTER UPDATE OF id, slug, name, title, bio, socials, avatar_url ON founders BEGIN
+  INSERT INTO listing_profiles_stale(listing_id)
+    SELECT listing_id FROM listing_founders WHERE founder_id = old.id
+    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+  DELETE FROM listing_profiles WHERE listing_id IN (SELECT listing_id FROM listing_founders WHERE founder_id = old.id);
+END;
+
+CREATE TRIGGER founders_profile_ad AFTER DELETE ON founders BEGIN
+  INSERT INTO listing_profiles_stale(listing_id)
+    SELECT listing_id FROM listing_founders WHERE founder_id = old.id
+    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+  DELETE FROM listing_profiles WHERE listing_id IN (SELECT listing_id FROM listing_founders WHERE founder_id = old.id);
+END;
+
+-- The listing's own parts.
+CREATE TRIGGER listing_categories_profile_ai AFTER INSERT ON listing_categories BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT new.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = new.listing_id);
+END;
+
+CREATE TRIGGER listing_categories_profile_au AFTER UPDATE ON listing_categories BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT old.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = old.listing_id);
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT new.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = new.listing_id);
+END;
+
+CREATE TRIGGER listing_categories_profile_ad AFTER DELETE ON listing_categories BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT old.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = old.listing_id);
+END;
+
+CREATE TRIGGER listing_founders_profile_ai AFTER INSERT ON listing_founders BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT new.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = new.listing_id);
+END;
+
+CREATE TRIGGER listing_founders_profile_au AFTER UPDATE ON listing_founders BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT old.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = old.listing_id);
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT new.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = new.listing_id);
+END;
+
+CREATE TRIGGER listing_founders_profile_ad AFTER DELETE ON listing_founders BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT old.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = old.listing_id);
+END;
+
+CREATE TRIGGER faqs_profile_ai AFTER INSERT ON faqs BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT new.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = new.listing_id);
+END;
+
+CREATE TRIGGER faqs_profile_au AFTER UPDATE ON faqs BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT old.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = old.listing_id);
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT new.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = new.listing_id);
+END;
+
+CREATE TRIGGER faqs_profile_ad AFTER DELETE ON faqs BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT old.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = old.listing_id);
+END;
+
+CREATE TRIGGER listing_updates_profile_ai AFTER INSERT ON listing_updates BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT new.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = new.listing_id);
+END;
+
+CREATE TRIGGER listing_updates_profile_au AFTER UPDATE ON listing_updates BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT old.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = old.listing_id);
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT new.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = new.listing_id);
+END;
+
+CREATE TRIGGER listing_updates_profile_ad AFTER DELETE ON listing_updates BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT old.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = old.listing_id);
+END;
+
+CREATE TRIGGER domain_ratings_profile_ai AFTER INSERT ON domain_ratings BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT new.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = new.listing_id);
+END;
+
+CREATE TRIGGER domain_ratings_profile_au AFTER UPDATE ON domain_ratings BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT old.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = old.listing_id);
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT new.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = new.listing_id);
+END;
+
+CREATE TRIGGER domain_ratings_profile_ad AFTER DELETE ON domain_ratings BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT old.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = old.listing_id);
+END;
+
+CREATE TRIGGER stories_profile_ai AFTER INSERT ON stories BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT new.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = new.listing_id);
+END;
+
+CREATE TRIGGER stories_profile_au AFTER UPDATE ON stories BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT old.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = old.listing_id);
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT new.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = new.listing_id);
+END;
+
+CREATE TRIGGER stories_profile_ad AFTER DELETE ON stories BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT old.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = old.listing_id);
+END;
+
+CREATE TRIGGER milestones_profile_ai AFTER INSERT ON milestones BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT new.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = new.listing_id);
+END;
+
+CREATE TRIGGER milestones_profile_au AFTER UPDATE ON milestones BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT old.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = old.listing_id);
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT new.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = new.listing_id);
+END;
+
+CREATE TRIGGER milestones_profile_ad AFTER DELETE ON milestones BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT old.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = old.listing_id);
+END;
+
+CREATE TRIGGER media_profile_ai AFTER INSERT ON media BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT new.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = new.listing_id);
+END;
+
+CREATE TRIGGER media_profile_au AFTER UPDATE ON media BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT old.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = old.listing_id);
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT new.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = new.listing_id);
+END;
+
+CREATE TRIGGER media_profile_ad AFTER DELETE ON media BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT old.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = old.listing_id);
+END;
+
+
+-- The owner's published interview (issue 23): a profile shows the answers of
+-- its listing's first owner, so the owners, the answers and the questions
+-- retire the profiles of every listing of the person concerned.
+CREATE TRIGGER listing_owners_profile_ai AFTER INSERT ON listing_owners BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT new.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = new.listing_id);
+END;
+
+CREATE TRIGGER listing_owners_profile_au AFTER UPDATE ON listing_owners BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT old.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = old.listing_id);
+  DELETE FROM listing_profiles WHERE listing_id = new.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT new.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = new.listing_id);
+END;
+
+CREATE TRIGGER listing_owners_profile_ad AFTER DELETE ON listing_owners BEGIN
+  DELETE FROM listing_profiles WHERE listing_id = old.listing_id;
+  INSERT INTO listing_profiles_stale(listing_id) SELECT old.listing_id
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = old.listing_id);
+END;
+
+CREATE TRIGGER interview_answers_profile_ai AFTER INSERT ON interview_answers BEGIN
+  INSERT INTO listing_profiles_stale(listing_id)
+    SELECT listing_id FROM listing_owners WHERE user_id = new.user_id
+    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+  DELETE FROM listing_profiles WHERE listing_id IN (SELECT listing_id FROM listing_owners WHERE user_id = new.user_id);
+END;
+
+CREATE TRIGGER interview_answers_profile_au AFTER UPDATE ON interview_answers BEGIN
+  INSERT INTO listing_profiles_stale(listing_id)
+    SELECT listing_id FROM listing_owners WHERE user_id IN (old.user_id, new.user_id)
+    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+  DELETE FROM listing_profiles WHERE listing_id IN (SELECT listing_id FROM listing_owners WHERE user_id IN (old.user_id, new.user_id));
+END;
+
+CREATE TRIGGER interview_answers_profile_ad AFTER DELETE ON interview_answers BEGIN
+  INSERT INTO listing_profiles_stale(listing_id)
+    SELECT listing_id FROM listing_owners WHERE user_id = old.user_id
+    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+  DELETE FROM listing_profiles WHERE listing_id IN (SELECT listing_id FROM listing_owners WHERE user_id = old.user_id);
+END;
+
+CREATE TRIGGER interview_questions_profile_ai AFTER INSERT ON interview_questions BEGIN
+  INSERT INTO listing_profiles_stale(listing_id)
+    SELECT lo.listing_id FROM listing_owners lo JOIN interview_answers a ON a.user_id = lo.user_id WHERE a.question_id IN (new.id)
+    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+  DELETE FROM listing_profiles WHERE listing_id IN (SELECT lo.listing_id FROM listing_owners lo JOIN interview_answers a ON a.user_id = lo.user_id WHERE a.question_id IN (new.id));
+END;
+
+CREATE TRIGGER interview_questions_profile_au AFTER UPDATE ON interview_questions BEGIN
+  INSERT INTO listing_profiles_stale(listing_id)
+    SELECT lo.listing_id FROM listing_owners lo JOIN interview_answers a ON a.user_id = lo.user_id WHERE a.question_id IN (old.id, new.id)
+    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+  DELETE FROM listing_profiles WHERE listing_id IN (SELECT lo.listing_id FROM listing_owners lo JOIN interview_answers a ON a.user_id = lo.user_id WHERE a.question_id IN (old.id, new.id));
+END;
+
+CREATE TRIGGER interview_questions_profile_ad AFTER DELETE ON interview_questions BEGIN
+  INSERT INTO listing_profiles_stale(listing_id)
+    SELECT lo.listing_id FROM listing_owners lo JOIN interview_answers a ON a.user_id = lo.user_id WHERE a.question_id IN (old.id)
+    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+  DELETE FROM listing_profiles WHERE listing_id IN (SELECT lo.listing_id FROM listing_owners lo JOIN interview_answers a ON a.user_id = lo.user_id WHERE a.question_id IN (old.id));
+END;
+
+-- A new category or founder is shown by no listing until a link row (whose
+-- triggers are above) points at it, unless it takes the id of a deleted one:
+-- retired as well, so every table a profile reads has all three triggers
+-- (TestProfileReadsAreWatched).
+
+CREATE TRIGGER categories_profile_ai AFTER INSERT ON categories BEGIN
+  INSERT INTO listing_profiles_stale(listing_id)
+    SELECT listing_id FROM listing_categories WHERE category_id = new.id UNION SELECT id FROM listings WHERE primary_category_id = new.id
+    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+  DELETE FROM listing_profiles WHERE listing_id IN (SELECT listing_id FROM listing_categories WHERE category_id = new.id UNION SELECT id FROM listings WHERE primary_category_id = new.id);
+END;
+
+CREATE TRIGGER founders_profile_ai AFTER INSERT ON founders BEGIN
+  INSERT INTO listing_profiles_stale(listing_id)
+    SELECT listing_id FROM listing_founders WHERE founder_id = new.id
+    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+  DELETE FROM listing_profiles WHERE listing_id IN (SELECT listing_id FROM listing_founders WHERE founder_id = new.id);
+END;
+
+-- Search with a total (issue 26): checking that a full-text match is live
+-- looked the listing up in its table, one wide row per page, so counting a
+-- frequent word's 10,000 matches read 10,000 pages. This index of live
+-- listings answers "is listing id live, with how many votes" from a few
+-- hundred small pages of integers (db/listings.go, rankedSearch; votes
+-- orders equally ranked matches).
+CREATE INDEX listings_live_ids ON listings(id, votes) WHERE status = 'live';

@@ -1,0 +1,182 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"sync"
+	"time"
+
+	"launchdir/ops"
+)
+
+// Ready-made public profiles (migration 0018). A live listing's profile is
+// kept encoded, with its ETag, in listing_profiles, so get_listing reads one
+// indexed row instead of assembling a dozen queries; with no URL repeating
+// (a crawler, a busy directory under a stream of votes) the read cache in
+// front of it rarely answers, this row nearly always does.
+//
+// Triggers delete a listing's row, in the writing statement itself, when
+// anything its profile shows changes, and note the listing in
+// listing_profiles_stale. Every write transaction rebuilds up to
+// inlineProfiles noted profiles before it commits (the listing a vote or an
+// edit just changed, usually), so the next read finds the row again; the
+// "ready-made profiles" job and the seeder rebuild bigger backlogs in
+// batches. A listing without a row is assembled fresh: a read never
+// depends on the rebuild having run, only its speed does.
+
+// inlineProfiles bounds the profiles one write transaction rebuilds (about
+// 0.3 ms each); a bigger backlog is left to RebuildStaleProfiles.
+const inlineProfiles = 8
+
+// Owner edits (GroupTx) do not rebuild inside their batch: that was a
+// quarter of an owner PATCH. They wake the rebuilder, which builds every
+// noted profile profileDelay later in a transaction of its own (so a
+// stream of edits to a few listings costs one rebuild each per delay).
+const profileDelay = 50 * time.Millisecond
+
+type profileRebuilder struct {
+	once   sync.Once
+	kick   chan struct{}
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// kickProfiles asks the rebuilder (started on first use) for a rebuild.
+func (d *DB) kickProfiles() {
+	p := &d.rebuilder
+	p.once.Do(func() {
+		ctx, cancel := context.WithCancel(context.Background())
+		p.kick, p.cancel, p.done = make(chan struct{}, 1), cancel, make(chan struct{})
+		go d.runRebuilder(ctx)
+	})
+	select {
+	case p.kick <- struct{}{}:
+	default: // a rebuild is pending already
+	}
+}
+
+func (d *DB) runRebuilder(ctx context.Context) {
+	defer close(d.rebuilder.done)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-d.rebuilder.kick:
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(profileDelay):
+		}
+		// An error leaves the notes: the job retries, reads assemble fresh.
+		_ = d.RebuildStaleProfiles(ctx)
+	}
+}
+
+// stopRebuilder ends the rebuilder (Close), waiting for a running rebuild.
+func (d *DB) stopRebuilder() {
+	p := &d.rebuilder
+	p.once.Do(func() {}) // never start it after this
+	if p.cancel != nil {
+		p.cancel()
+		<-p.done
+	}
+}
+
+// profileBatch is the number of profiles one background transaction builds.
+const profileBatch = 100
+
+// StoredProfile is the ready-made profile of the live listing with this
+// slug; ok is false when there is none (not live, unknown, or not rebuilt
+// since its last change).
+func (d *DB) StoredProfile(ctx context.Context, slug string) (enc ops.Encoded, ok bool, err error) {
+	if !d.profiles { // migrating: the table may not exist yet
+		return ops.Encoded{}, false, nil
+	}
+	err = d.Prepared(d.R).QueryRowContext(ctx, `SELECT json, etag FROM listing_profiles WHERE slug = ?`, slug).Scan(&enc.JSON, &enc.ETag)
+	if IsNoRows(err) {
+		return ops.Encoded{}, false, nil
+	}
+	return enc, err == nil, err
+}
+
+// liveListingEncoded is the profile get_listing serves: the ready-made row,
+// else a fresh assembly.
+func (d *DB) liveListingEncoded(ctx context.Context, slug string) (ops.Encoded, error) {
+	if enc, ok, err := d.StoredProfile(ctx, slug); ok || err != nil {
+		return enc, err
+	}
+	l, err := d.GetListingBy(ctx, d.R, "l.slug = ? AND l.status = 'live'", slug)
+	if err != nil {
+		return ops.Encoded{}, err
+	}
+	return ops.Encode(l)
+}
+
+// rebuildProfiles builds up to limit noted profiles inside tx and reports
+// whether notes are left.
+func (d *DB) rebuildProfiles(ctx context.Context, tx *sql.Tx, limit int) (left bool, err error) {
+	if !d.profiles || d.replica {
+		return false, nil
+	}
+	q := d.Prepared(tx)
+	ids, err := Column[int64](ctx, q, `SELECT listing_id FROM listing_profiles_stale LIMIT ?`, limit+1)
+	if err != nil || len(ids) == 0 {
+		return false, err
+	}
+	if len(ids) > limit {
+		left, ids = true, ids[:limit]
+	}
+	for _, id := range ids {
+		if err := d.rebuildProfile(ctx, tx, id); err != nil {
+			return false, err
+		}
+	}
+	return left, nil
+}
+
+// rebuildProfile writes the profile of listing id (if live) and drops its note.
+func (d *DB) rebuildProfile(ctx context.Context, tx *sql.Tx, id int64) error {
+	q := d.Prepared(tx)
+	if _, err := q.ExecContext(ctx, `DELETE FROM listing_profiles_stale WHERE listing_id = `+IntArg, id); err != nil {
+		return err
+	}
+	l, err := d.getListing(ctx, tx, "l.id = "+IntArg+" AND l.status = 'live'", id, false)
+	if IsNoRows(err) {
+		_, err = q.ExecContext(ctx, `DELETE FROM listing_profiles WHERE listing_id = `+IntArg, id)
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	enc, err := ops.Encode(l)
+	if err != nil {
+		return err
+	}
+	_, err = q.ExecContext(ctx, `INSERT OR REPLACE INTO listing_profiles(listing_id, slug, json, etag) VALUES (`+IntArg+`, ?, ?, ?)`,
+		id, l.Slug, enc.JSON, enc.ETag)
+	return err
+}
+
+// RebuildStaleProfiles builds every noted profile, profileBatch per write
+// transaction (the seeder, the "ready-made profiles" job, a migrated file).
+func (d *DB) RebuildStaleProfiles(ctx context.Context) error {
+	for {
+		left := false
+		err := d.Tx(ctx, func(tx *sql.Tx) error {
+			var err error
+			left, err = d.rebuildProfiles(ctx, tx, profileBatch)
+			return err
+		})
+		if err != nil || !left {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+}
+
+// ListingProfileColumns are the listing columns a public profile shows (a
+// test checks the listings trigger of migration 0018 watches each).
+const ListingProfileColumns = listingCols
