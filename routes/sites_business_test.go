@@ -292,6 +292,17 @@ func TestVotesAndRanksPerSite(t *testing.T) {
 	if r := e.Do("GET", "/api/v1/awards", nil, "Host", devHost); !strings.Contains(string(r.Body), `"slug":"tablely"`) || !strings.Contains(string(r.Body), `"votes":1`) {
 		t.Fatalf("devtools awards: %s", r.Body)
 	}
+	// A banned account's votes stop counting on every site.
+	if err := e.App.Admin.BanUser(ctx, 1, fan, "vote farming on every site"); err != nil {
+		t.Fatal(err)
+	}
+	var siteVotes, weekVotes, launchVotes int
+	e.DB.R.QueryRow(`SELECT votes FROM listing_sites WHERE site_key = 'devtools' AND listing_id = 3`).Scan(&siteVotes)
+	e.DB.R.QueryRow(`SELECT votes FROM site_weekly_votes WHERE site_key = 'devtools' AND listing_id = 3 AND week = '2026-11-16'`).Scan(&weekVotes)
+	e.DB.R.QueryRow(`SELECT votes FROM site_launches WHERE site_key = 'devtools' AND listing_id = 3 AND week = '2026-11-16'`).Scan(&launchVotes)
+	if siteVotes != 0 || weekVotes != 0 || launchVotes != 0 {
+		t.Fatalf("after the ban, devtools counts %d all-time, %d this week, %d on the launch", siteVotes, weekVotes, launchVotes)
+	}
 }
 
 func TestPricesAndCapacityPerSite(t *testing.T) {

@@ -232,8 +232,35 @@ func (a *Service) uncountVotes(ctx context.Context, tx *sql.Tx, userID int64) (i
 			return 0, err
 		}
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE votes SET counted = 0 WHERE voter = ?`, voter)
-	return len(votes), err
+	if _, err = tx.ExecContext(ctx, `UPDATE votes SET counted = 0 WHERE voter = ?`, voter); err != nil {
+		return 0, err
+	}
+	n, err := uncountSiteVotes(ctx, tx, voter)
+	return len(votes) + n, err
+}
+
+// uncountSiteVotes does the same on every other site (site_votes and its
+// counters: listing_sites.votes, site_weekly_votes and so site_launches).
+func uncountSiteVotes(ctx context.Context, tx *sql.Tx, voter string) (int, error) {
+	steps := []string{
+		`UPDATE listing_sites SET votes = max(0, votes - (SELECT count(*) FROM site_votes v
+			WHERE v.voter = ?1 AND v.counted AND v.site_key = listing_sites.site_key AND v.listing_id = listing_sites.listing_id))
+		 WHERE EXISTS (SELECT 1 FROM site_votes v WHERE v.voter = ?1 AND v.counted AND v.site_key = listing_sites.site_key AND v.listing_id = listing_sites.listing_id)`,
+		`UPDATE site_weekly_votes SET votes = max(0, votes - 1)
+		 WHERE EXISTS (SELECT 1 FROM site_votes v WHERE v.voter = ?1 AND v.counted AND v.site_key = site_weekly_votes.site_key
+			AND v.week = site_weekly_votes.week AND v.listing_id = site_weekly_votes.listing_id)`,
+		`UPDATE site_votes SET counted = 0 WHERE voter = ?1 AND counted`,
+	}
+	n := 0
+	for _, q := range steps {
+		res, err := tx.ExecContext(ctx, q, voter)
+		if err != nil {
+			return 0, err
+		}
+		k, _ := res.RowsAffected()
+		n = int(k) // the last step: the votes taken out
+	}
+	return n, nil
 }
 
 // AdminUser is an account as the site team sees it.
