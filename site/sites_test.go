@@ -275,6 +275,15 @@ func TestTwoSitesCSP(t *testing.T) {
 			if !strings.Contains(csp, "frame-ancestors 'none'") || strings.Contains(csp, "unsafe-eval") || a.header.Get("X-Frame-Options") != "DENY" {
 				t.Errorf("%s%s: %d CSP %q", origin, p, a.status, csp)
 			}
+			// Forms post here; on devtools their sign-in redirect may go on
+			// to main's handoff, and nowhere else.
+			want := "form-action 'self';"
+			if origin == dev {
+				want = "form-action 'self' " + e.URL + ";"
+			}
+			if !strings.Contains(csp, want) {
+				t.Errorf("%s%s: form-action in %q, want %q", origin, p, csp, want)
+			}
 		}
 	}
 	// The refusal of an unknown host too.
