@@ -212,3 +212,24 @@ func setJar(b *browser, origin, name, value string) {
 	u, _ := url.Parse(origin + "/signin/handoff")
 	b.c.Jar.SetCookies(u, []*http.Cookie{{Name: name, Value: value, Path: "/signin/handoff"}})
 }
+
+// The header's sign-in link returns to the page it was pressed on; on
+// devtools through the handoff.
+func TestSignInLinkReturns(t *testing.T) {
+	e := peopleEnv(t)
+	dev := devtoolsSite(t, e)
+	signUp(t, e, "cy@example.com")
+	b := newBrowser(t, e)
+	b.signIn(e.URL, "cy@example.com")
+	pg := b.get(dev + "/categories")
+	if !strings.Contains(pg.body, `href="/signin?next=%2fcategories"`) && !strings.Contains(pg.body, `href="/signin?next=%2Fcategories"`) {
+		t.Fatalf("sign-in link on /categories: %s", regexp.MustCompile(`href="/signin[^"]*"`).FindString(pg.body))
+	}
+	r, at := b.follow(b.get(dev+"/signin?next=%2Fcategories"), dev+"/signin?next=%2Fcategories")
+	if at != dev+"/categories" || r.status != 200 || !strings.Contains(r.body, `action="/signout"`) {
+		t.Errorf("after the header's sign-in: %d %s", r.status, at)
+	}
+	if pg := newBrowser(t, e).get(e.URL + "/signup"); !strings.Contains(pg.body, `href="/signin"`) || strings.Contains(pg.body, "/signin?next=") {
+		t.Errorf("the sign-up page's sign-in link returns to sign-up")
+	}
+}

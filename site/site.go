@@ -208,6 +208,21 @@ type Page struct {
 	tagline     string  // the site's tagline
 }
 
+// SignInURL is the header's sign-in link: back to this page afterwards
+// (on a site other than main, through main's sign-in handoff), except
+// from the account pages themselves.
+func (p *Page) SignInURL() string {
+	for _, pre := range []string{"/signin", "/signup", "/reset", "/verify", "/unsubscribe"} {
+		if strings.HasPrefix(p.Path, pre) {
+			return "/signin"
+		}
+	}
+	if p.Path == "" || p.Path == "/" || p.Status != http.StatusOK {
+		return "/signin"
+	}
+	return "/signin?next=" + url.QueryEscape(p.Path)
+}
+
 // Canonical is the page's absolute canonical URL.
 func (p *Page) Canonical() string { return p.BaseURL + p.Path }
 
