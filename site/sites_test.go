@@ -292,3 +292,31 @@ func TestTwoSitesCSP(t *testing.T) {
 		t.Errorf("unknown host CSP: %q", a.header.Get("Content-Security-Policy"))
 	}
 }
+
+// The checkout page of an order made on devtools is devtools' page: its
+// address, name, colour and home link.
+func TestTwoSitesCheckout(t *testing.T) {
+	e := newEnv(t)
+	dev := devtoolsSite(t, e)
+	var id int64
+	if err := e.DB.R.QueryRow(`SELECT l.id FROM listings l JOIN listing_owners o ON o.listing_id = l.id JOIN users u ON u.id = o.user_id
+		WHERE u.email = 'demo@launchdir.local' AND l.status = 'live' ORDER BY l.id LIMIT 1`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	host := strings.TrimPrefix(dev, "http://")
+	r := e.Do("POST", "/api/v1/orders/checkout", apitest.Order(apitest.OrderItem("relaunch", "listing_id", id, "week", "2026-11-23")),
+		append(apitest.Bearer(e.APIKey("demo@launchdir.local")), "Host", host)...)
+	pay, _ := r.JSON()["checkout_url"].(string)
+	if r.Status != 201 || !strings.HasPrefix(pay, dev+"/checkout/") {
+		t.Fatalf("checkout on devtools: %d %s", r.Status, r.Body)
+	}
+	pg := newBrowser(t, e).get(pay)
+	for _, want := range []string{"<title>Checkout ", " · DevTools Hunt</title>", `href="/theme.css?v=`, `href="` + dev + `/"`} {
+		if !strings.Contains(pg.body, want) {
+			t.Errorf("devtools checkout page lacks %q", want)
+		}
+	}
+	if pg.status != 200 || strings.Contains(pg.body, e.URL) || !strings.Contains(pg.header.Get("Content-Security-Policy"), "frame-ancestors 'none'") {
+		t.Errorf("devtools checkout page: %d, names main: %v", pg.status, strings.Contains(pg.body, e.URL))
+	}
+}
