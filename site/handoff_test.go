@@ -1,6 +1,7 @@
 package site_test
 
 import (
+	"encoding/json"
 	"html"
 	"net/http"
 	"net/url"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"launchdir/apitest"
+	"launchdir/app/people"
 )
 
 // signedInOn reports whether the page at u shows a signed-in account.
@@ -231,5 +233,41 @@ func TestSignInLinkReturns(t *testing.T) {
 	}
 	if pg := newBrowser(t, e).get(e.URL + "/signup"); !strings.Contains(pg.body, `href="/signin"`) || strings.Contains(pg.body, "/signin?next=") {
 		t.Errorf("the sign-up page's sign-in link returns to sign-up")
+	}
+}
+
+// Signing up on devtools: the verification email links to devtools and
+// names it; the account then signs in on main too (one account).
+func TestSignUpOnSecondSite(t *testing.T) {
+	e := peopleEnv(t)
+	dev := devtoolsSite(t, e)
+	b := newBrowser(t, e)
+	pg := b.get(dev + "/signup")
+	m, ch := csrfValue.FindStringSubmatch(pg.body), challengeAttr.FindStringSubmatch(pg.body)
+	if m == nil || ch == nil {
+		t.Fatalf("devtools sign-up form: %d", pg.status)
+	}
+	var c people.SignupChallenge
+	if err := json.Unmarshal([]byte(html.UnescapeString(ch[1])), &c); err != nil {
+		t.Fatal(err)
+	}
+	r := b.do("POST", dev+"/signup", url.Values{"csrf": {m[1]}, "email": {"dev@example.com"}, "name": {"Dev"},
+		"password": {"correct horse battery"}, "altcha": {people.SolveSignupChallenge(c)}})
+	if r.status != 200 || !strings.Contains(r.body, "we sent a link") {
+		t.Fatalf("sign up on devtools: %d %.300s", r.status, r.body)
+	}
+	var body string
+	e.DB.R.QueryRow(`SELECT body FROM outbox WHERE to_addr = 'dev@example.com' ORDER BY id DESC LIMIT 1`).Scan(&body)
+	body = strings.NewReplacer("=\r\n", "", "=\n", "", "=3D", "=").Replace(body)
+	if !strings.Contains(body, dev+"/verify/") || !strings.Contains(body, "DevTools Hunt") || strings.Contains(body, e.URL) {
+		t.Errorf("verification email from devtools:\n%s", body)
+	}
+	link := regexp.MustCompile(regexp.QuoteMeta(dev)+`/verify/[A-Za-z0-9_\-]+`).FindString(body)
+	if v := b.get(link); v.status != 200 || !strings.Contains(v.body, "verified") {
+		t.Fatalf("verify on devtools: %d", v.status)
+	}
+	b.signIn(e.URL, "dev@example.com")
+	if !b.signedInOn(e.URL + "/") {
+		t.Error("the account made on devtools does not sign in on main")
 	}
 }
