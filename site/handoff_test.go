@@ -262,7 +262,7 @@ func TestSignUpOnSecondSite(t *testing.T) {
 	if !strings.Contains(body, dev+"/verify/") || !strings.Contains(body, "DevTools Hunt") || strings.Contains(body, e.URL) {
 		t.Errorf("verification email from devtools:\n%s", body)
 	}
-	link := regexp.MustCompile(regexp.QuoteMeta(dev)+`/verify/[A-Za-z0-9_\-]+`).FindString(body)
+	link := regexp.MustCompile(regexp.QuoteMeta(dev) + `/verify/[A-Za-z0-9_\-]+`).FindString(body)
 	if v := b.get(link); v.status != 200 || !strings.Contains(v.body, "verified") {
 		t.Fatalf("verify on devtools: %d", v.status)
 	}
