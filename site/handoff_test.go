@@ -58,6 +58,10 @@ func TestSignInHandoff(t *testing.T) {
 		if !b.signedInOn(dev + "/") {
 			t.Fatal("not signed in on dev after the handoff")
 		}
+		// The founder area there wears devtools' name and colour.
+		if pg := b.get(dev + "/me/listings"); pg.status != 200 || !strings.Contains(pg.body, " · DevTools Hunt</title>") || !strings.Contains(pg.body, `href="/theme.css?v=`) {
+			t.Errorf("devtools founder area: %d", pg.status)
+		}
 		// Used once: the same link again (with the state cookie put back) fails.
 		u, _ := url.Parse(dev)
 		state := ""
