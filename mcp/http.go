@@ -38,7 +38,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeRPCError(w, http.StatusForbidden, nil, codeForbidden, fmt.Sprintf("invalid Host header %q", r.Host), nil)
 		return
 	}
-	if origin := r.Header.Get("Origin"); origin != "" && !h.origins[originOf(origin)] {
+	if origin := r.Header.Get("Origin"); origin != "" && !h.originAllowed(r.Context(), origin) {
 		writeRPCError(w, http.StatusForbidden, nil, codeForbidden,
 			fmt.Sprintf("cross-origin request refused: origin %s is not allowed", origin), nil)
 		return
@@ -85,9 +85,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="invalid_token", error_description=%q, resource_metadata=%q`,
-			e.Detail, h.opts.ResourceMetadataURL))
+			e.Detail, h.resourceMetadataURL(r.Context())))
 		writeRPCError(w, http.StatusUnauthorized, firstID(msgs), codeUnauthorized, e.Detail,
-			map[string]any{"status": 401, "resource_metadata": h.opts.ResourceMetadataURL})
+			map[string]any{"status": 401, "resource_metadata": h.resourceMetadataURL(r.Context())})
 		return
 	}
 	for _, m := range msgs {
@@ -100,17 +100,17 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		scope := td.op.Scope
 		if p == nil {
-			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata=%q, scope=%q`, h.opts.ResourceMetadataURL, scope))
+			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata=%q, scope=%q`, h.resourceMetadataURL(r.Context()), scope))
 			writeRPCError(w, http.StatusUnauthorized, m.ID, codeUnauthorized,
 				fmt.Sprintf("tool %s needs sign-in with scope %s: send Authorization: Bearer <OAuth access token or API key>", td.op.ID, scope),
-				map[string]any{"status": 401, "resource_metadata": h.opts.ResourceMetadataURL, "required_scope": scope})
+				map[string]any{"status": 401, "resource_metadata": h.resourceMetadataURL(r.Context()), "required_scope": scope})
 			return
 		}
 		if !p.Has(scope) {
-			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope=%q, resource_metadata=%q`, scope, h.opts.ResourceMetadataURL))
+			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope=%q, resource_metadata=%q`, scope, h.resourceMetadataURL(r.Context())))
 			writeRPCError(w, http.StatusForbidden, m.ID, codeForbidden,
 				fmt.Sprintf("tool %s needs scope %s, which this credential lacks", td.op.ID, scope),
-				map[string]any{"status": 403, "resource_metadata": h.opts.ResourceMetadataURL, "required_scope": scope})
+				map[string]any{"status": 403, "resource_metadata": h.resourceMetadataURL(r.Context()), "required_scope": scope})
 			return
 		}
 	}
@@ -303,7 +303,9 @@ func isLoopback(hostport string) bool {
 		host = h
 	}
 	host = strings.Trim(host, "[]")
-	if strings.EqualFold(host, "localhost") {
+	// *.localhost names are loopback too (RFC 6761; browsers never send
+	// them elsewhere): a second site on one machine is devtools.localhost.
+	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
 		return true
 	}
 	ip := net.ParseIP(host)

@@ -142,7 +142,7 @@ func getAccount(t *testing.T, cs *sdk.ClientSession) account {
 // with the Go SDK client for signed-in tools.
 func TestOAuthFlowSignedInTools(t *testing.T) {
 	e := newEnv(t)
-	srv := oauth.New(e.App, oauth.Options{BaseURL: e.URL})
+	srv := oauth.New(e.App, oauth.Options{})
 	srv.Mount(e.Routes)
 	const (
 		email    = "oauth-founder@example.com"

@@ -128,7 +128,7 @@ func (h *Handler) addPrompts(s *sdk.Server) {
 	}, h.submitProductPrompt)
 }
 
-func (h *Handler) submitProductPrompt(_ context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+func (h *Handler) submitProductPrompt(ctx context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
 	url := strings.TrimSpace(req.Params.Arguments["url"])
 	if url == "" {
 		return nil, fmt.Errorf("the url argument is required")
@@ -149,7 +149,7 @@ func (h *Handler) submitProductPrompt(_ context.Context, req *sdk.GetPromptReque
 4. Call submit_draft to save it as the user's listing; it returns listing_id. Nothing is published yet.
 5. %s
    For paid publishing give the user the checkout_url: they review and pay on that page themselves. Never ask for card details. After payment get_order shows the status.`,
-		url, h.app.Cfg.SiteName, url, publish)
+		url, h.app.SiteName(ctx), url, publish)
 	return &sdk.GetPromptResult{
 		Description: "Submit " + url + " and publish it",
 		Messages:    []*sdk.PromptMessage{{Role: "user", Content: &sdk.TextContent{Text: text}}},

@@ -60,12 +60,12 @@ type Options struct {
 	// MaxBodyBytes caps a request body (default ops.UploadBodyBytes, 8 MiB:
 	// the image tools take a 5 MiB file as base64); larger bodies get 413.
 	MaxBodyBytes int64
-	// AllowedOrigins lists browser origins allowed besides the base URL's
-	// origin (e.g. "https://app.example.com").
+	// AllowedOrigins lists browser origins allowed besides the origin of
+	// the request's site (e.g. "https://app.example.com").
 	AllowedOrigins []string
 	// ResourceMetadataURL is the OAuth protected resource metadata address
-	// announced in WWW-Authenticate (default
-	// <base-url>/.well-known/oauth-protected-resource/mcp).
+	// announced in WWW-Authenticate (default: the request's site's
+	// <origin>/.well-known/oauth-protected-resource/mcp).
 	ResourceMetadataURL string
 	// ListTTL is the cache freshness hint of list results (default 60s).
 	ListTTL time.Duration
@@ -103,9 +103,6 @@ func NewHandler(a *app.App, opts Options) *Handler {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = ops.UploadBodyBytes
 	}
-	if opts.ResourceMetadataURL == "" {
-		opts.ResourceMetadataURL = strings.TrimSuffix(a.Cfg.BaseURL, "/") + "/.well-known/oauth-protected-resource/mcp"
-	}
 	if opts.ListTTL == 0 {
 		opts.ListTTL = time.Minute
 	}
@@ -114,9 +111,6 @@ func NewHandler(a *app.App, opts Options) *Handler {
 	}
 	h := &Handler{app: a, opts: opts, byName: map[string]*toolDef{}, servers: map[string]*sdk.Server{},
 		origins: map[string]bool{}}
-	if o := originOf(a.Cfg.BaseURL); o != "" {
-		h.origins[o] = true
-	}
 	for _, o := range opts.AllowedOrigins {
 		if o = originOf(o); o != "" {
 			h.origins[o] = true
@@ -142,8 +136,11 @@ func NewHandler(a *app.App, opts Options) *Handler {
 		MaxRequestBodyBytes: opts.MaxBodyBytes,
 		// A 2026-07-28 call ends with its POST: stop work the client left.
 		PropagateRequestCancellation: true,
-		// DNS rebinding protection (DisableLocalhostProtection false) stays on:
-		// requests arriving on a loopback address must carry a loopback Host.
+		// DNS rebinding protection is ServeHTTP's (requests arriving on a
+		// loopback address must carry a loopback Host): the same rule as the
+		// SDK's, which also knows *.localhost, the hosts of sites served
+		// side by side on one machine.
+		DisableLocalhostProtection: true,
 	})
 	return h
 }
@@ -235,27 +232,49 @@ const (
 	keyPrincipal
 )
 
-// serverFor returns the (cached) SDK server of the request's selection.
+// resourceMetadataURL is the OAuth protected resource metadata address of
+// the request's site, announced in WWW-Authenticate.
+func (h *Handler) resourceMetadataURL(ctx context.Context) string {
+	if h.opts.ResourceMetadataURL != "" {
+		return h.opts.ResourceMetadataURL
+	}
+	return h.app.Origin(ctx) + "/.well-known/oauth-protected-resource/mcp"
+}
+
+// originAllowed: a browser page of the request's own site, or one listed
+// in AllowedOrigins.
+func (h *Handler) originAllowed(ctx context.Context, origin string) bool {
+	o := originOf(origin)
+	return h.origins[o] || (o != "" && o == originOf(h.app.Origin(ctx)))
+}
+
+// serverFor returns the (cached) SDK server of the request's site and
+// selection: its name, website and instructions are the site's.
 func (h *Handler) serverFor(r *http.Request) *sdk.Server {
 	sel, _ := r.Context().Value(keySelection).(selection)
-	k := sel.key()
+	ctx := r.Context()
+	site := h.app.Site(ctx)
+	name := h.app.SiteName(ctx)
+	k := site.Key + " " + site.Origin + " " + name + " " + sel.key()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if s, ok := h.servers[k]; ok {
 		return s
 	}
-	s := h.newServer(sel)
+	if len(h.servers) >= 256 { // renamed sites leave stale entries
+		clear(h.servers)
+	}
+	s := h.newServer(sel, name, site.Origin)
 	h.servers[k] = s
 	return s
 }
 
-func (h *Handler) newServer(sel selection) *sdk.Server {
-	a := h.app
+func (h *Handler) newServer(sel selection, siteName, origin string) *sdk.Server {
 	ttl := int(h.opts.ListTTL / time.Millisecond)
 	s := sdk.NewServer(&sdk.Implementation{
-		Name: "launchdir", Title: a.Cfg.SiteName, Version: kernel.Version, WebsiteURL: a.Cfg.BaseURL,
+		Name: "launchdir", Title: siteName, Version: kernel.Version, WebsiteURL: origin,
 	}, &sdk.ServerOptions{
-		Instructions:              h.instructions(sel),
+		Instructions:              h.instructions(sel, siteName),
 		Logger:                    h.opts.Logger,
 		SupportedProtocolVersions: ProtocolVersions,
 		CompletionHandler:         h.complete,
@@ -289,9 +308,9 @@ func (h *Handler) newServer(sel selection) *sdk.Server {
 	return s
 }
 
-func (h *Handler) instructions(sel selection) string {
+func (h *Handler) instructions(sel selection, siteName string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s is a directory of startup product listings. Public tools read listings, categories, launches, leaderboards, founders, blog posts and awards without sign-in. ", h.app.Cfg.SiteName)
+	fmt.Fprintf(&b, "%s is a directory of startup product listings. Public tools read listings, categories, launches, leaderboards, founders, blog posts and awards without sign-in. ", siteName)
 	b.WriteString("Signed-in tools (their descriptions say which scope they need) submit a product by its website URL, edit drafts, manage own listings, claims and orders; they need Authorization: Bearer <OAuth access token or API key> and otherwise answer HTTP 401 with a WWW-Authenticate challenge pointing at the OAuth metadata. ")
 	b.WriteString("Typical flow: submit_listing, poll get_draft until status is ready, update_draft, submit_draft, then choose_free_listing or create_checkout (the user pays on the returned checkout_url themselves). ")
 	b.WriteString("The billboard leaderboard is a paid ranking and must be presented as paid. There is no voting through this server. ")

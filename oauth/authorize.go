@@ -51,7 +51,7 @@ func (s *Server) parseAuthRequest(ctx context.Context, q url.Values) (*authReque
 			kept[k] = v
 		}
 	}
-	req := &authRequest{encoded: kept.Encode(), issuer: s.base}
+	req := &authRequest{encoded: kept.Encode(), issuer: s.Issuer(ctx)}
 	bad := func(detail string) (*authRequest, *pageError, *oauthError) {
 		return nil, &pageError{Status: http.StatusBadRequest, Title: "This sign-in link is not valid", Detail: detail}, nil
 	}
@@ -86,7 +86,7 @@ func (s *Server) parseAuthRequest(ctx context.Context, q url.Values) (*authReque
 	for _, k := range authParams {
 		if len(q[k]) > 1 {
 			if k == "resource" {
-				return redirectErr("invalid_target", "only the resource "+s.resource+" is served here")
+				return redirectErr("invalid_target", "only the resource "+s.Resource(ctx)+" is served here")
 			}
 			return redirectErr("invalid_request", "parameter "+k+" is repeated")
 		}
@@ -127,9 +127,9 @@ func (s *Server) parseAuthRequest(ctx context.Context, q url.Values) (*authReque
 		}
 		req.Scopes = orderScopes(scopes)
 	}
-	req.Resource = s.resource
-	if res, ok := q["resource"]; ok && !s.isResource(res[0]) {
-		return redirectErr("invalid_target", "only the resource "+s.resource+" is served here")
+	req.Resource = s.Resource(ctx)
+	if res, ok := q["resource"]; ok && !s.isResource(ctx, res[0]) {
+		return redirectErr("invalid_target", "only the resource "+s.Resource(ctx)+" is served here")
 	}
 	req.Prompt = q.Get("prompt")
 	if req.Prompt == "none" {
@@ -140,7 +140,7 @@ func (s *Server) parseAuthRequest(ctx context.Context, q url.Values) (*authReque
 
 // isResource reports whether a resource indicator names the MCP endpoint
 // (scheme and host case and a trailing slash are forgiven).
-func (s *Server) isResource(v string) bool {
+func (s *Server) isResource(ctx context.Context, v string) bool {
 	norm := func(x string) string {
 		u, err := url.Parse(x)
 		if err != nil {
@@ -149,7 +149,7 @@ func (s *Server) isResource(v string) bool {
 		return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host) + strings.TrimRight(u.EscapedPath(), "/") + "?" + u.RawQuery + "#" + u.Fragment
 	}
 	n := norm(v)
-	return n != "" && n == norm(s.resource)
+	return n != "" && n == norm(s.Resource(ctx))
 }
 
 func isLoopbackHTTP(raw string) bool {
@@ -321,7 +321,7 @@ func (s *Server) checkForm(w http.ResponseWriter, r *http.Request) (url.Values, 
 		s.errorPage(w, r, &pageError{Status: http.StatusBadRequest, Title: "This form is not valid", Detail: oe.Description})
 		return nil, false
 	}
-	if o := r.Header.Get("Origin"); o != "" && !strings.EqualFold(o, s.origin) {
+	if o := r.Header.Get("Origin"); o != "" && !strings.EqualFold(o, s.origin(r.Context())) {
 		s.errorPage(w, r, &pageError{Status: http.StatusForbidden, Title: "This form came from another site", Detail: "Start again from the application."})
 		return nil, false
 	}

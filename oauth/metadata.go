@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"context"
 	"net/http"
 
 	"launchdir/ops"
@@ -14,24 +15,24 @@ var (
 )
 
 // ProtectedResourceMetadata is the RFC 9728 document of the MCP resource.
-func (s *Server) ProtectedResourceMetadata() map[string]any {
+func (s *Server) ProtectedResourceMetadata(ctx context.Context) map[string]any {
 	return map[string]any{
-		"resource":                 s.resource,
-		"authorization_servers":    []string{s.base},
+		"resource":                 s.Resource(ctx),
+		"authorization_servers":    []string{s.Issuer(ctx)},
 		"scopes_supported":         ops.AllScopes,
 		"bearer_methods_supported": []string{"header"},
-		"resource_name":            s.App.Cfg.SiteName + " MCP server",
+		"resource_name":            s.App.SiteName(ctx) + " MCP server",
 	}
 }
 
 // AuthorizationServerMetadata is the RFC 8414 document.
-func (s *Server) AuthorizationServerMetadata() map[string]any {
+func (s *Server) AuthorizationServerMetadata(ctx context.Context) map[string]any {
 	return map[string]any{
-		"issuer":                                         s.base,
-		"authorization_endpoint":                         s.authorizeURL(),
-		"token_endpoint":                                 s.tokenURL(),
-		"registration_endpoint":                          s.registerURL(),
-		"revocation_endpoint":                            s.revokeURL(),
+		"issuer":                                         s.Issuer(ctx),
+		"authorization_endpoint":                         s.authorizeURL(ctx),
+		"token_endpoint":                                 s.tokenURL(ctx),
+		"registration_endpoint":                          s.registerURL(ctx),
+		"revocation_endpoint":                            s.revokeURL(ctx),
 		"scopes_supported":                               ops.AllScopes,
 		"response_types_supported":                       responseTypesSupported,
 		"response_modes_supported":                       []string{"query"},
@@ -47,11 +48,11 @@ func (s *Server) AuthorizationServerMetadata() map[string]any {
 func (s *Server) protectedResourceMetadata(w http.ResponseWriter, r *http.Request) {
 	cors(w)
 	w.Header().Set("Cache-Control", "public, max-age=300")
-	writeJSON(w, http.StatusOK, s.ProtectedResourceMetadata())
+	writeJSON(w, http.StatusOK, s.ProtectedResourceMetadata(r.Context()))
 }
 
 func (s *Server) authorizationServerMetadata(w http.ResponseWriter, r *http.Request) {
 	cors(w)
 	w.Header().Set("Cache-Control", "public, max-age=300")
-	writeJSON(w, http.StatusOK, s.AuthorizationServerMetadata())
+	writeJSON(w, http.StatusOK, s.AuthorizationServerMetadata(r.Context()))
 }

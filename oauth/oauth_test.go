@@ -265,8 +265,8 @@ func TestMetadata(t *testing.T) {
 	if r := do(t, http.DefaultClient, req); r.status != 204 || r.header.Get("Access-Control-Allow-Origin") != "*" {
 		t.Fatalf("preflight: %d %v", r.status, r.header)
 	}
-	if v.srv.Challenge("") != `Bearer resource_metadata="`+v.e.URL+`/.well-known/oauth-protected-resource/mcp"` {
-		t.Fatal(v.srv.Challenge(""))
+	if v.srv.Challenge(context.Background(), "") != `Bearer resource_metadata="`+v.e.URL+`/.well-known/oauth-protected-resource/mcp"` {
+		t.Fatal(v.srv.Challenge(context.Background(), ""))
 	}
 }
 

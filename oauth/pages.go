@@ -57,13 +57,14 @@ type pageData struct {
 	Scopes                    []scopeLine
 }
 
-func (s *Server) render(w http.ResponseWriter, status int, d *pageData) {
-	d.Site = s.App.Cfg.SiteName
+func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, d *pageData) {
+	ctx := r.Context()
+	d.Site = s.App.SiteName(ctx)
 	var content, buf bytes.Buffer
 	err := pages.Execute(&content, d)
 	if err == nil {
 		err = layout.Render(&buf, &layout.Head{Title: d.Title, Site: d.Site, NoIndex: true, NoReferrer: true, Narrow: true,
-			Body: template.HTML(content.String())})
+			Theme: layout.ThemePath(s.App.Setting(ctx, "accent_color", "")), Body: template.HTML(content.String())})
 	}
 	if err != nil {
 		s.App.Log.Error("oauth page", "err", err)
@@ -83,7 +84,7 @@ func (s *Server) render(w http.ResponseWriter, status int, d *pageData) {
 }
 
 func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, e *pageError) {
-	s.render(w, e.Status, &pageData{Page: "error", Title: e.Title, Detail: e.Detail})
+	s.render(w, r, e.Status, &pageData{Page: "error", Title: e.Title, Detail: e.Detail})
 }
 
 func (s *Server) internalErrorPage(w http.ResponseWriter, r *http.Request, err error) {
@@ -92,7 +93,7 @@ func (s *Server) internalErrorPage(w http.ResponseWriter, r *http.Request, err e
 }
 
 func (s *Server) signInPage(w http.ResponseWriter, r *http.Request, request, email, msg string, status int) {
-	s.render(w, status, &pageData{Page: "signin", Title: "Sign in", Request: request, Email: email, Error: msg,
+	s.render(w, r, status, &pageData{Page: "signin", Title: "Sign in", Request: request, Email: email, Error: msg,
 		CSRF: s.csrfToken(w, r)})
 }
 
@@ -110,5 +111,5 @@ func (s *Server) consentPage(w http.ResponseWriter, r *http.Request, req *authRe
 	for _, sc := range req.Scopes {
 		d.Scopes = append(d.Scopes, scopeLine{Name: sc, Text: scopeText[sc]})
 	}
-	s.render(w, http.StatusOK, d)
+	s.render(w, r, http.StatusOK, d)
 }

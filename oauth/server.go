@@ -26,9 +26,6 @@ import (
 
 // Options configures the authorization server.
 type Options struct {
-	// BaseURL is the public origin (issuer), no trailing slash. Defaults to
-	// the app's BaseURL.
-	BaseURL string
 	// HTTPClient fetches client ID metadata documents. It MUST be the
 	// SSRF-guarded client (crawl.NewHTTPClient). When nil, URL client IDs
 	// are not supported (and the metadata says so).
@@ -39,7 +36,8 @@ type Options struct {
 	// rotation starts a new period).
 	RefreshTTL time.Duration
 	// SecureCookies marks the sign-in cookies Secure and gives them the
-	// __Host- prefix. Turn on whenever BaseURL is https.
+	// __Host- prefix on every site; a site whose origin is https always
+	// does.
 	SecureCookies bool
 }
 
@@ -68,9 +66,6 @@ type Server struct {
 	// Now is the clock (defaults to the app's clock); tests move it.
 	Now func() time.Time
 
-	base       string // issuer, no trailing slash
-	origin     string // scheme://host of base, for Origin checks
-	resource   string // <base>/mcp
 	trustProxy bool
 	cimd       *metadataCache
 }
@@ -78,10 +73,6 @@ type Server struct {
 // New builds the server and installs it as the app's OAuth token resolver.
 // It also registers an hourly purge of expired codes, tokens and sessions.
 func New(a *app.App, o Options) *Server {
-	if o.BaseURL == "" {
-		o.BaseURL = a.Cfg.BaseURL
-	}
-	o.BaseURL = strings.TrimRight(o.BaseURL, "/")
 	if o.AccessTTL <= 0 {
 		o.AccessTTL = defaultAccessTTL
 	}
@@ -89,37 +80,53 @@ func New(a *app.App, o Options) *Server {
 		o.RefreshTTL = defaultRefreshTTL
 	}
 	s := &Server{
-		App:      a,
-		Opts:     o,
-		Now:      func() time.Time { return a.Now() },
-		base:     o.BaseURL,
-		resource: o.BaseURL + "/mcp",
-		cimd:     newMetadataCache(),
-	}
-	if u, err := url.Parse(o.BaseURL); err == nil {
-		s.origin = strings.ToLower(u.Scheme + "://" + u.Host)
+		App:  a,
+		Opts: o,
+		Now:  func() time.Time { return a.Now() },
+		cimd: newMetadataCache(),
 	}
 	a.People.OAuthTokens = s.ResolveAccessToken
 	a.AddJob(kernel.Job{Name: "oauth purge", Every: time.Hour, Run: s.Purge})
 	return s
 }
 
-// Issuer is the authorization server's issuer identifier (the base URL).
-func (s *Server) Issuer() string { return s.base }
+// Each site of the process is its own issuer: the metadata, the endpoints
+// and the resource a token is bound to name the origin of the request's
+// site (kernel.Site in the context). The account is one across sites, so a
+// token issued on one site is accepted by the MCP and API of every site
+// (ResolveAccessToken).
 
-// Resource is the protected resource (the MCP endpoint) tokens are bound to.
-func (s *Server) Resource() string { return s.resource }
+// Issuer is the issuer identifier of ctx's site: its origin.
+func (s *Server) Issuer(ctx context.Context) string { return s.App.Origin(ctx) }
+
+// Resource is the protected resource (the MCP endpoint of ctx's site) a
+// token issued there is bound to.
+func (s *Server) Resource(ctx context.Context) string { return s.Issuer(ctx) + "/mcp" }
 
 // ResourceMetadataURL is the RFC 9728 metadata address of the MCP resource,
 // for the resource_metadata parameter of WWW-Authenticate on 401s from /mcp.
-func (s *Server) ResourceMetadataURL() string {
-	return s.base + "/.well-known/oauth-protected-resource/mcp"
+func (s *Server) ResourceMetadataURL(ctx context.Context) string {
+	return s.Issuer(ctx) + "/.well-known/oauth-protected-resource/mcp"
+}
+
+// origin is scheme://host of the request's site, for Origin checks.
+func (s *Server) origin(ctx context.Context) string {
+	u, err := url.Parse(s.Issuer(ctx))
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(u.Scheme + "://" + u.Host)
+}
+
+// secure reports whether the request's cookies are Secure (and __Host-).
+func (s *Server) secure(r *http.Request) bool {
+	return s.Opts.SecureCookies || strings.HasPrefix(s.Issuer(r.Context()), "https://")
 }
 
 // Challenge is a WWW-Authenticate value for a 401 (scope "") or a 403
-// insufficient_scope (scope set) from the MCP endpoint.
-func (s *Server) Challenge(scope string) string {
-	v := `Bearer resource_metadata="` + s.ResourceMetadataURL() + `"`
+// insufficient_scope (scope set) from the MCP endpoint of ctx's site.
+func (s *Server) Challenge(ctx context.Context, scope string) string {
+	v := `Bearer resource_metadata="` + s.ResourceMetadataURL(ctx) + `"`
 	if scope != "" {
 		v += `, error="insufficient_scope", scope="` + scope + `"`
 	}
@@ -151,10 +158,10 @@ func (s *Server) Mount(r *routes.Server) {
 }
 
 // Endpoint addresses.
-func (s *Server) authorizeURL() string { return s.base + "/oauth/authorize" }
-func (s *Server) tokenURL() string     { return s.base + "/oauth/token" }
-func (s *Server) registerURL() string  { return s.base + "/oauth/register" }
-func (s *Server) revokeURL() string    { return s.base + "/oauth/revoke" }
+func (s *Server) authorizeURL(ctx context.Context) string { return s.Issuer(ctx) + "/oauth/authorize" }
+func (s *Server) tokenURL(ctx context.Context) string     { return s.Issuer(ctx) + "/oauth/token" }
+func (s *Server) registerURL(ctx context.Context) string  { return s.Issuer(ctx) + "/oauth/register" }
+func (s *Server) revokeURL(ctx context.Context) string    { return s.Issuer(ctx) + "/oauth/revoke" }
 
 func (s *Server) now() time.Time { return s.Now().UTC() }
 

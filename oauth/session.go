@@ -19,25 +19,25 @@ type sessionUser struct {
 	Name  string
 }
 
-func (s *Server) cookieName(base string) string {
-	if s.Opts.SecureCookies {
+func (s *Server) cookieName(r *http.Request, base string) string {
+	if s.secure(r) {
 		return "__Host-" + base
 	}
 	return base
 }
 
 // setCookie writes an HttpOnly SameSite=Lax cookie; maxAge < 0 deletes it.
-func (s *Server) setCookie(w http.ResponseWriter, name, value string, maxAge int) {
-	c := &http.Cookie{Name: s.cookieName(name), Value: value, Path: "/oauth", HttpOnly: true,
+func (s *Server) setCookie(w http.ResponseWriter, r *http.Request, name, value string, maxAge int) {
+	c := &http.Cookie{Name: s.cookieName(r, name), Value: value, Path: "/oauth", HttpOnly: true,
 		SameSite: http.SameSiteLaxMode, MaxAge: maxAge}
-	if s.Opts.SecureCookies {
+	if s.secure(r) {
 		c.Secure, c.Path = true, "/" // __Host- requires Path=/ and Secure
 	}
 	http.SetCookie(w, c)
 }
 
 func (s *Server) cookie(r *http.Request, name string) string {
-	c, err := r.Cookie(s.cookieName(name))
+	c, err := r.Cookie(s.cookieName(r, name))
 	if err != nil {
 		return ""
 	}
@@ -84,9 +84,9 @@ func (s *Server) siteSessionUser(r *http.Request) (*sessionUser, error) {
 	return &sessionUser{ID: p.ID, Email: p.Email, Name: p.Name}, nil
 }
 
-func (s *Server) setSiteCookie(w http.ResponseWriter, value string, maxAge int) {
+func (s *Server) setSiteCookie(w http.ResponseWriter, r *http.Request, value string, maxAge int) {
 	http.SetCookie(w, &http.Cookie{Name: siteSessionCookie, Value: value, Path: "/", HttpOnly: true,
-		SameSite: http.SameSiteLaxMode, Secure: s.Opts.SecureCookies, MaxAge: maxAge})
+		SameSite: http.SameSiteLaxMode, Secure: s.secure(r), MaxAge: maxAge})
 }
 
 // startSession signs the user in (here and on the site) and renews the
@@ -102,8 +102,8 @@ func (s *Server) startSession(w http.ResponseWriter, r *http.Request, userID int
 	if old := s.cookie(r, sessionCookie); old != "" {
 		s.App.DB.W.ExecContext(r.Context(), `DELETE FROM oauth_sessions WHERE hash = ?`, kernel.HashSecret(old))
 	}
-	s.setCookie(w, sessionCookie, v, int(sessionTTL/time.Second))
-	s.setCookie(w, csrfCookie, kernel.NewSecret(""), 0)
+	s.setCookie(w, r, sessionCookie, v, int(sessionTTL/time.Second))
+	s.setCookie(w, r, csrfCookie, kernel.NewSecret(""), 0)
 	if c, err := r.Cookie(siteSessionCookie); err == nil {
 		s.App.People.SignOut(r.Context(), c.Value) // rotated
 	}
@@ -111,7 +111,7 @@ func (s *Server) startSession(w http.ResponseWriter, r *http.Request, userID int
 	if err != nil {
 		return err
 	}
-	s.setSiteCookie(w, site, int(people.SessionTTL/time.Second))
+	s.setSiteCookie(w, r, site, int(people.SessionTTL/time.Second))
 	return nil
 }
 
@@ -122,12 +122,12 @@ func (s *Server) endSession(w http.ResponseWriter, r *http.Request) {
 			s.App.Log.Warn("oauth sign-out", "err", err)
 		}
 	}
-	s.setCookie(w, sessionCookie, "", -1)
+	s.setCookie(w, r, sessionCookie, "", -1)
 	if c, err := r.Cookie(siteSessionCookie); err == nil {
 		if err := s.App.People.SignOut(r.Context(), c.Value); err != nil {
 			s.App.Log.Warn("oauth sign-out (site session)", "err", err)
 		}
-		s.setSiteCookie(w, "", -1)
+		s.setSiteCookie(w, r, "", -1)
 	}
 }
 
@@ -139,7 +139,7 @@ func (s *Server) csrfToken(w http.ResponseWriter, r *http.Request) string {
 		return v
 	}
 	v := kernel.NewSecret("")
-	s.setCookie(w, csrfCookie, v, 0)
+	s.setCookie(w, r, csrfCookie, v, 0)
 	return v
 }
 

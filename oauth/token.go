@@ -80,8 +80,8 @@ func (s *Server) exchangeCode(ctx context.Context, client *Client, form url.Valu
 	if !codeVerifierRe.MatchString(verifier) {
 		return nil, badRequest("invalid_request", "code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~")
 	}
-	if res, ok := form["resource"]; ok && !s.isResource(res[0]) {
-		return nil, badRequest("invalid_target", "only the resource "+s.resource+" is served here")
+	if res, ok := form["resource"]; ok && !s.isResource(ctx, res[0]) {
+		return nil, badRequest("invalid_target", "only the resource "+s.Resource(ctx)+" is served here")
 	}
 	var (
 		resp *tokenResponse
@@ -126,6 +126,9 @@ func (s *Server) exchangeCode(ctx context.Context, client *Client, form url.Valu
 			fail = invalidGrant("the authorization code was issued to another client")
 		case expires <= ts(now):
 			fail = invalidGrant("the authorization code has expired")
+		case resource != s.Resource(ctx):
+			// Each site is its own issuer: a code is redeemed where it was issued.
+			fail = invalidGrant("the authorization code was issued by another site of this server")
 		case redirectGiven && form.Get("redirect_uri") != redirectURI:
 			fail = invalidGrant("redirect_uri does not match the authorization request")
 		case !redirectGiven && form.Has("redirect_uri") && form.Get("redirect_uri") != redirectURI:
@@ -217,8 +220,8 @@ func (s *Server) refresh(ctx context.Context, client *Client, form url.Values) (
 	if rt == "" {
 		return nil, badRequest("invalid_request", "refresh_token is required")
 	}
-	if res, ok := form["resource"]; ok && !s.isResource(res[0]) {
-		return nil, badRequest("invalid_target", "only the resource "+s.resource+" is served here")
+	if res, ok := form["resource"]; ok && !s.isResource(ctx, res[0]) {
+		return nil, badRequest("invalid_target", "only the resource "+s.Resource(ctx)+" is served here")
 	}
 	if !strings.HasPrefix(rt, refreshPrefix) || len(rt) > 200 {
 		return nil, invalidGrant("the refresh token is not valid")
@@ -364,6 +367,18 @@ func (s *Server) revokeToken(ctx context.Context, client *Client, token string) 
 	})
 }
 
+// networkResource reports whether res is the MCP resource of a site of
+// this process: the account is one across sites, so a token issued on any
+// of them is good on every one (a site removed takes its tokens with it).
+func (s *Server) networkResource(ctx context.Context, res string) bool {
+	for _, site := range s.App.Sites(ctx) {
+		if res == site.Origin+"/mcp" {
+			return true
+		}
+	}
+	return false
+}
+
 // ResolveAccessToken is the app.TokenResolver of OAuth access tokens: the
 // principal of a live token, or an unauthorized error.
 func (s *Server) ResolveAccessToken(ctx context.Context, token string) (*ops.Principal, error) {
@@ -386,7 +401,7 @@ func (s *Server) ResolveAccessToken(ctx context.Context, token string) (*ops.Pri
 	if err != nil {
 		return nil, err
 	}
-	if revoked.Valid || grantRevoked.Valid || expires <= ts(s.now()) || res != s.resource {
+	if revoked.Valid || grantRevoked.Valid || expires <= ts(s.now()) || !s.networkResource(ctx, res) {
 		return nil, unauthorized
 	}
 	p.Scopes = strings.Fields(scope)

@@ -73,7 +73,7 @@ func (c *CheckoutPage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if e := ops.AsError(err); e.Code != ops.CodeNotFound {
 			status = http.StatusInternalServerError
 		}
-		c.render(w, status, pageData{Title: "Checkout not found", Error: "This checkout link is unknown."})
+		c.render(w, r, status, pageData{Title: "Checkout not found", Error: "This checkout link is unknown."})
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
@@ -91,9 +91,9 @@ func (c *CheckoutPage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rand.Read(b)
 		cookie = hex.EncodeToString(b)
 		http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: cookie, Path: "/checkout/", HttpOnly: true,
-			SameSite: http.SameSiteStrictMode, Secure: strings.HasPrefix(c.App.Cfg.BaseURL, "https://")})
+			SameSite: http.SameSiteStrictMode, Secure: strings.HasPrefix(c.App.Origin(r.Context()), "https://")})
 	}
-	d := c.data(o)
+	d := c.data(r.Context(), o)
 	d.CSRF = c.csrfFor(token, cookie)
 	// The message follows the order's real status, never the query
 	// string alone: ?result=paid on an unpaid order says nothing.
@@ -114,22 +114,22 @@ func (c *CheckoutPage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		d.Message = "Thank you! Stripe is confirming your payment; this page shows paid once it arrives (reload in a few seconds)."
 		d.Payable = false
 	}
-	c.render(w, http.StatusOK, d)
+	c.render(w, r, http.StatusOK, d)
 }
 
 func (c *CheckoutPage) post(w http.ResponseWriter, r *http.Request, o *commerce.Order) {
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 	if err := r.ParseForm(); err != nil {
-		c.render(w, http.StatusBadRequest, pageData{Title: "Bad request", Error: "The form could not be read."})
+		c.render(w, r, http.StatusBadRequest, pageData{Title: "Bad request", Error: "The form could not be read."})
 		return
 	}
 	ck, err := r.Cookie(csrfCookie)
 	if err != nil || !hmac.Equal([]byte(r.PostForm.Get("csrf")), []byte(c.csrfFor(o.CheckoutToken, ck.Value))) {
-		c.render(w, http.StatusForbidden, pageData{Title: "Form expired", Error: "This form is not valid any more (security check failed). Reload the page and try again."})
+		c.render(w, r, http.StatusForbidden, pageData{Title: "Form expired", Error: "This form is not valid any more (security check failed). Reload the page and try again."})
 		return
 	}
 	if o.Provider != "test" {
-		c.render(w, http.StatusConflict, c.withError(o, "This order is paid on the provider's page, not here."))
+		c.render(w, r, http.StatusConflict, c.withError(r.Context(), o, "This order is paid on the provider's page, not here."))
 		return
 	}
 	method := r.PostForm.Get("method")
@@ -143,13 +143,13 @@ func (c *CheckoutPage) post(w http.ResponseWriter, r *http.Request, o *commerce.
 		// The VAT country is changed with its own button (it re-prices);
 		// a different country sent with the payment is refused, never ignored.
 		if cc := strings.ToUpper(strings.TrimSpace(r.PostForm.Get("billing_country"))); cc != "" && cc != o.VAT.Country {
-			c.render(w, http.StatusBadRequest, c.withError(o, "The billing country changed: use “Update billing country” first, the VAT and total depend on it."))
+			c.render(w, r, http.StatusBadRequest, c.withError(r.Context(), o, "The billing country changed: use “Update billing country” first, the VAT and total depend on it."))
 			return
 		}
 		err := c.App.Commerce.SetOrderBilling(ctx, o.CheckoutToken, commerce.OrderBilling{Name: r.PostForm.Get("billing_name"),
 			Email: r.PostForm.Get("billing_email"), Address: r.PostForm.Get("billing_address")})
 		if e := ops.AsError(err); err != nil && e.Code == ops.CodeInvalid {
-			c.render(w, http.StatusBadRequest, c.withError(o, fieldMessage(e)))
+			c.render(w, r, http.StatusBadRequest, c.withError(r.Context(), o, fieldMessage(e)))
 			return
 		}
 	}
@@ -157,7 +157,7 @@ func (c *CheckoutPage) post(w http.ResponseWriter, r *http.Request, o *commerce.
 	switch action {
 	case "succeed":
 		if !inList(PaymentMethods, method) {
-			c.render(w, http.StatusBadRequest, c.withError(o, "Choose a payment method."))
+			c.render(w, r, http.StatusBadRequest, c.withError(r.Context(), o, "Choose a payment method."))
 			return
 		}
 		if _, err := c.App.Commerce.ConfirmPayment(ctx, o.Number, "test", "test_"+method+"_"+o.Number); err != nil {
@@ -166,7 +166,7 @@ func (c *CheckoutPage) post(w http.ResponseWriter, r *http.Request, o *commerce.
 			if o2, err2 := c.App.Commerce.OrderByToken(ctx, o.CheckoutToken); err2 == nil {
 				o = o2
 			}
-			c.render(w, status, c.withError(o, e.Detail))
+			c.render(w, r, status, c.withError(r.Context(), o, e.Detail))
 			return
 		}
 		result = "paid"
@@ -178,18 +178,18 @@ func (c *CheckoutPage) post(w http.ResponseWriter, r *http.Request, o *commerce.
 		}
 		changed, err := change(ctx, o.Number, note)
 		if err != nil {
-			c.render(w, http.StatusInternalServerError, c.withError(o, "Something went wrong."))
+			c.render(w, r, http.StatusInternalServerError, c.withError(r.Context(), o, "Something went wrong."))
 			return
 		}
 		if !changed { // paid or closed by a parallel request meanwhile
 			if o2, err := c.App.Commerce.OrderByToken(ctx, o.CheckoutToken); err == nil {
 				o = o2
 			}
-			c.render(w, http.StatusConflict, c.withError(o, "This order is already "+o.Status+"; nothing was changed."))
+			c.render(w, r, http.StatusConflict, c.withError(r.Context(), o, "This order is already "+o.Status+"; nothing was changed."))
 			return
 		}
 	default:
-		c.render(w, http.StatusBadRequest, c.withError(o, "Unknown action."))
+		c.render(w, r, http.StatusBadRequest, c.withError(r.Context(), o, "Unknown action."))
 		return
 	}
 	http.Redirect(w, r, "/checkout/"+url.PathEscape(o.CheckoutToken)+"?result="+result, http.StatusSeeOther)
@@ -223,13 +223,13 @@ func (c *CheckoutPage) reprice(w http.ResponseWriter, r *http.Request, o *commer
 		status := e.Code.Status()
 		if status >= 500 {
 			c.App.Log.Error("checkout reprice", "order", o.Number, "err", err)
-			c.render(w, status, c.withError(o, "Something went wrong."))
+			c.render(w, r, status, c.withError(r.Context(), o, "Something went wrong."))
 			return
 		}
-		d := c.withError(o, fieldMessage(e))
+		d := c.withError(r.Context(), o, fieldMessage(e))
 		d.CSRF = r.PostForm.Get("csrf")
 		d.FormCountry, d.FormVATNumber = r.PostForm.Get("billing_country"), r.PostForm.Get("vat_number")
-		c.render(w, status, d)
+		c.render(w, r, status, d)
 		return
 	}
 	http.Redirect(w, r, "/checkout/"+url.PathEscape(o2.CheckoutToken)+"?result=repriced", http.StatusSeeOther)
@@ -280,17 +280,17 @@ func money(cents int64, cur string) string {
 	return fmt.Sprintf("%s%d.%02d %s", sign, cents/100, cents%100, cur)
 }
 
-func (c *CheckoutPage) data(o *commerce.Order) pageData {
-	d := pageData{Title: "Checkout " + o.Number, Site: c.App.Cfg.SiteName, Order: o, TestMode: o.Provider == "test",
+func (c *CheckoutPage) data(ctx context.Context, o *commerce.Order) pageData {
+	d := pageData{Title: "Checkout " + o.Number, Order: o, TestMode: o.Provider == "test",
 		Methods: PaymentMethods, Email: o.UserEmail,
 		Subtotal: money(o.SubtotalCents, o.Currency), Discount: money(o.DiscountCents, o.Currency),
 		Taxable: money(o.TaxableCents, o.Currency), VAT: money(o.VATCents, o.Currency), Total: money(o.TotalCents, o.Currency),
-		Payable: o.Status == "pending", Stripe: o.Provider == "stripe", Home: c.App.Cfg.BaseURL + "/",
+		Payable: o.Status == "pending", Stripe: o.Provider == "stripe",
 		FormCountry: o.VAT.Country, FormVATNumber: o.VAT.VATNumber}
 	if o.PaidAt != nil {
 		d.PaidOn = kernel.HumanTime(*o.PaidAt)
 	}
-	if links, err := c.App.Commerce.OrderListings(context.Background(), o); err == nil {
+	if links, err := c.App.Commerce.OrderListings(ctx, o); err == nil {
 		d.Listings = links
 	}
 	for _, l := range o.Lines {
@@ -320,22 +320,24 @@ func (c *CheckoutPage) data(o *commerce.Order) pageData {
 	return d
 }
 
-func (c *CheckoutPage) withError(o *commerce.Order, msg string) pageData {
-	d := c.data(o)
+func (c *CheckoutPage) withError(ctx context.Context, o *commerce.Order, msg string) pageData {
+	d := c.data(ctx, o)
 	d.Error = msg
 	return d
 }
 
-func (c *CheckoutPage) render(w http.ResponseWriter, status int, d pageData) {
-	if d.Site == "" {
-		d.Site = c.App.Cfg.SiteName
-	}
+// render shows the page in the frame of the request's site: its name,
+// colour and home.
+func (c *CheckoutPage) render(w http.ResponseWriter, r *http.Request, status int, d pageData) {
+	ctx := r.Context()
+	d.Site, d.Home = c.App.SiteName(ctx), c.App.Origin(ctx)+"/"
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; "+layout.StyleSrc+"; form-action 'self'; frame-ancestors 'none'")
 	var content, page bytes.Buffer
 	err := pageTmpl.Execute(&content, d)
 	if err == nil {
-		err = layout.Render(&page, &layout.Head{Title: d.Title, Site: d.Site, NoIndex: true, Body: template.HTML(content.String())})
+		err = layout.Render(&page, &layout.Head{Title: d.Title, Site: d.Site, NoIndex: true,
+			Theme: layout.ThemePath(c.App.Setting(ctx, "accent_color", "")), Body: template.HTML(content.String())})
 	}
 	if err != nil {
 		c.App.Log.Error("checkout page", "err", err)

@@ -23,6 +23,10 @@ func (s *Server) routeSite(w http.ResponseWriter, r *http.Request) (*http.Reques
 	}
 	host := s.requestHost(r)
 	site, ok := s.App.SiteForHost(r.Context(), host)
+	if !ok && strings.HasPrefix(r.URL.Path, "/static/") {
+		// The shared stylesheet names no site: the refusal page uses it.
+		return r, true
+	}
 	if !ok {
 		s.unknownHost(w, r, host)
 		return r, false
@@ -71,8 +75,8 @@ func (s *Server) unknownHost(w http.ResponseWriter, r *http.Request, host string
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusMisdirectedRequest)
-	fmt.Fprintf(w, `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>No directory here</title></head>
-<body><main><h1>No directory here</h1><p>This server does not host a directory at <strong>%s</strong>.</p>
+	fmt.Fprintf(w, `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>No directory here</title><link rel="stylesheet" href="/static/site.css"></head>
+<body><main id="main" class="narrow"><h1>No directory here</h1><p>This server does not host a directory at <strong>%s</strong>.</p>
 <p>If you run this server, add the host name to a site in the site team's area (Sites), or check the address you were given.</p></main></body></html>
 `, html.EscapeString(host))
 }

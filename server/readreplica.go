@@ -121,13 +121,13 @@ func startReadReplica(ctx context.Context, c *Config, log *slog.Logger) (*Servic
 	if _, err := payments.Setup(a, srv, pay); err != nil {
 		return fail(err)
 	}
-	oauth.New(a, oauth.Options{BaseURL: c.BaseURL, SecureCookies: strings.HasPrefix(c.BaseURL, "https://")}).Mount(srv)
+	oauth.New(a, oauth.Options{}).Mount(srv)
 	mcp.Mount(srv, a)
 	if _, err := site.Mount(srv, a, a.People); err != nil {
 		return fail(err)
 	}
 	log.Info("read replica", "primary", c.PrimaryURL, "follows", replica.Redact(c.ReplicaOf))
-	return &Service{App: a, Handler: wrapOps(c, srv, gate.wrap(toPrimary(srv, c, a.Table)), d, log), cancel: func() {}, DB: d, fol: fol}, nil
+	return &Service{App: a, Handler: wrapOps(c, srv, gate.wrap(toPrimary(srv, c, a)), d, log), cancel: func() {}, DB: d, fol: fol}, nil
 }
 
 // schemaWatch checks the copy's schema after every applied batch. When the
@@ -210,13 +210,38 @@ const ForwardedHeader = "Launchdir-Forwarded-By-Replica"
 // ViaReplica is the Via entry of an answer a replica relayed from the primary.
 const ViaReplica = "1.1 launchdir-replica"
 
-func toPrimary(next http.Handler, c *Config, table *ops.Table) http.Handler {
+// publicHost is the host name a request was sent to: behind a trusted
+// proxy, the first X-Forwarded-Host (the rule routes.Server uses to pick
+// the site).
+func publicHost(r *http.Request, trustProxy bool) string {
+	if trustProxy {
+		if fh := r.Header.Get("X-Forwarded-Host"); fh != "" {
+			return strings.TrimSpace(strings.Split(fh, ",")[0])
+		}
+	}
+	return r.Host
+}
+
+// siteHTTPS reports whether the site a request's host names is served
+// over https (an unknown host: whether main is).
+func siteHTTPS(a *app.App, r *http.Request, trustProxy bool) bool {
+	site, ok := a.SiteForHost(r.Context(), publicHost(r, trustProxy))
+	if !ok {
+		site = a.Site(r.Context())
+	}
+	return strings.HasPrefix(site.Origin, "https://")
+}
+
+func toPrimary(next http.Handler, c *Config, a *app.App) http.Handler {
+	table := a.Table
 	target, _ := url.Parse(c.PrimaryURL) // checked by checkReadReplica
 	proxy := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(target)
-			pr.Out.Host = pr.In.Host // the public origin the browser used
-			forwardClient(pr, c.TrustProxy, strings.HasPrefix(c.BaseURL, "https://"))
+			// The host the browser used (what this replica took it to be
+			// behind its proxy): the primary serves that host's site.
+			pr.Out.Host = publicHost(pr.In, c.TrustProxy)
+			forwardClient(pr, c.TrustProxy, siteHTTPS(a, pr.In, c.TrustProxy))
 			pr.Out.Header.Set(ForwardedHeader, "1")
 		},
 		ModifyResponse: func(resp *http.Response) error {
@@ -350,13 +375,14 @@ func recentWriter(r *http.Request) bool {
 
 // markWrites is the primary's half of read-your-writes (used when it
 // replicates): a successful write answer carries the recent-write cookie.
-func markWrites(next http.Handler, secure bool) http.Handler {
+// The cookie is Secure when the request's site is served over https.
+func markWrites(next http.Handler, a *app.App, trustProxy bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions || r.URL.Path == "/mcp" {
 			next.ServeHTTP(w, r)
 			return
 		}
-		next.ServeHTTP(&writeMarker{ResponseWriter: w, secure: secure}, r)
+		next.ServeHTTP(&writeMarker{ResponseWriter: w, secure: siteHTTPS(a, r, trustProxy)}, r)
 	})
 }
 

@@ -268,10 +268,9 @@ func Start(ctx context.Context, c *Config, log *slog.Logger) (*Service, error) {
 		d.Close()
 		return nil, err
 	}
+	// Issuer, resource and cookies follow each request's site (its origin).
 	oa := oauth.New(a, oauth.Options{
-		BaseURL:       c.BaseURL,
-		HTTPClient:    crawl.NewHTTPClient(crawl.Options{AllowPrivate: c.CrawlPrivate, Timeout: c.CrawlTimeout}),
-		SecureCookies: strings.HasPrefix(c.BaseURL, "https://"),
+		HTTPClient: crawl.NewHTTPClient(crawl.Options{AllowPrivate: c.CrawlPrivate, Timeout: c.CrawlTimeout}),
 	})
 	oa.Mount(srv)
 	mcp.Mount(srv, a)
@@ -287,7 +286,7 @@ func Start(ctx context.Context, c *Config, log *slog.Logger) (*Service, error) {
 	}
 	var h http.Handler = srv
 	if rep != nil { // read replicas may follow: mark browsers that just wrote (see toPrimary)
-		h = markWrites(srv, strings.HasPrefix(c.BaseURL, "https://"))
+		h = markWrites(srv, a, c.TrustProxy)
 	}
 	s := &Service{App: a, Handler: wrapOps(c, srv, h, d, log), cancel: cancel, DB: d, rep: rep}
 	s.wg.Add(1)

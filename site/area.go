@@ -192,6 +192,7 @@ func (s *Site) renderArea(w http.ResponseWriter, r *http.Request, name, title st
 	}
 	if err == nil {
 		err = layout.Render(&buf, &layout.Head{Title: title, Site: s.App.SiteName(r.Context()), NoIndex: true, NoReferrer: true,
+			SiteLogo: s.App.Media.SiteLogoPath(r.Context()), Theme: s.themePath(r.Context()), Tagline: s.siteDescription(r),
 			Account: template.HTML(account.String()), Body: template.HTML(content.String())})
 	}
 	if err != nil {

@@ -39,7 +39,7 @@ func (s *Site) decorateCards(r *http.Request, p *Page) {
 		slugs = append(slugs, c.Slug)
 	}
 	ctx := r.Context()
-	thumbs, err := s.App.Media.CardThumbs(ctx, s.App.Cfg.BaseURL, slugs)
+	thumbs, err := s.App.Media.CardThumbs(ctx, slugs)
 	if err != nil {
 		s.App.Log.Error("card thumbnails", "err", err)
 	}

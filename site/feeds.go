@@ -42,7 +42,7 @@ func (s *Site) launchFeed(w http.ResponseWriter, r *http.Request, _ httprouter.P
 		s.errorPage(w, r, err)
 		return
 	}
-	base := s.App.Cfg.BaseURL
+	base := s.App.Origin(r.Context())
 	f := &feeds.Feed{Title: s.App.SiteName(r.Context()) + ": launches", Link: &feeds.Link{Href: base + "/"},
 		Id: base + "/feeds/launches.atom", Description: "The newest launches on " + s.App.SiteName(r.Context())}
 	for _, it := range l.Items {
@@ -63,7 +63,7 @@ func (s *Site) blogFeed(w http.ResponseWriter, r *http.Request, _ httprouter.Par
 		s.errorPage(w, r, err)
 		return
 	}
-	base := s.App.Cfg.BaseURL
+	base := s.App.Origin(r.Context())
 	f := &feeds.Feed{Title: s.App.SiteName(r.Context()) + ": blog", Link: &feeds.Link{Href: base + "/blog"},
 		Id: base + "/feeds/blog.atom", Description: "Articles from " + s.App.SiteName(r.Context())}
 	for _, p := range l.Items {
@@ -125,7 +125,7 @@ func (s *Site) sitemap(w http.ResponseWriter, r *http.Request, _ httprouter.Para
 		s.errorPage(w, r, err)
 		return
 	}
-	base := s.App.Cfg.BaseURL
+	base := s.App.Origin(r.Context())
 	idx := smIndex{NS: smNS, Sitemaps: []smURL{{Loc: base + "/sitemaps/pages.xml"}}}
 	for i := 0; i*sitemapSize < n; i++ {
 		idx.Sitemaps = append(idx.Sitemaps, smURL{Loc: fmt.Sprintf("%s/sitemaps/listings-%d.xml", base, i+1)})
@@ -134,13 +134,13 @@ func (s *Site) sitemap(w http.ResponseWriter, r *http.Request, _ httprouter.Para
 }
 
 func (s *Site) sitemapPart(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
-	if body, ok := s.sitemaps.get(ps.ByName("file"), time.Now()); ok {
+	if body, ok := s.sitemaps.get(s.cacheKey(r.Context(), ps.ByName("file")), time.Now()); ok {
 		w.Header().Set("Content-Type", "application/xml; charset=utf-8")
 		writeCached(w, r, body)
 		return
 	}
 	ctx := r.Context()
-	base := s.App.Cfg.BaseURL
+	base := s.App.Origin(r.Context())
 	set := urlset{NS: smNS}
 	file := ps.ByName("file")
 	if file == "pages.xml" {
@@ -193,7 +193,7 @@ func (s *Site) writeSitemap(w http.ResponseWriter, r *http.Request, file string,
 		s.errorPage(w, r, err)
 		return
 	}
-	s.sitemaps.put(file, body, time.Now())
+	s.sitemaps.put(s.cacheKey(r.Context(), file), body, time.Now())
 	w.Header().Set("Content-Type", "application/xml; charset=utf-8")
 	writeCached(w, r, body)
 }
@@ -245,12 +245,12 @@ func (s *Site) text(w http.ResponseWriter, r *http.Request, body string) {
 
 func (s *Site) robots(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
 	s.text(w, r, "User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /oauth/\nDisallow: /checkout/\nDisallow: /search?\n"+
-		"Disallow: /signin\nDisallow: /signup\nDisallow: /account\n\nSitemap: "+s.App.Cfg.BaseURL+"/sitemap.xml\n")
+		"Disallow: /signin\nDisallow: /signup\nDisallow: /account\n\nSitemap: "+s.App.Origin(r.Context())+"/sitemap.xml\n")
 }
 
 // llms tells language-model agents where the machine interfaces are.
 func (s *Site) llms(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
-	a := s.App
+	a, base := s.App, s.App.Origin(r.Context())
 	s.text(w, r, fmt.Sprintf(`# %s
 
 > %s
@@ -274,6 +274,6 @@ This website is one door of a startup listing directory. Agents should use the A
 - Sitemap: %s/sitemap.xml
 
 Votes come only from people signed in on the website; the API has no voting.
-`, a.SiteName(r.Context()), s.siteDescription(r), a.APIURL(r.Context()), a.APIURL(r.Context()), a.MCPURL(r.Context()), a.Cfg.BaseURL, a.APIURL(r.Context()),
-		a.Cfg.BaseURL, a.Cfg.BaseURL, a.Cfg.BaseURL, a.Cfg.BaseURL, a.Cfg.BaseURL, a.Cfg.BaseURL))
+`, a.SiteName(r.Context()), s.siteDescription(r), a.APIURL(r.Context()), a.APIURL(r.Context()), a.MCPURL(r.Context()), base, a.APIURL(r.Context()),
+		base, base, base, base, base, base))
 }

@@ -43,14 +43,13 @@ func (s *Site) writeIcon(w http.ResponseWriter, r *http.Request, ct string, b []
 }
 
 // mediaFuncs are the template functions that draw images: they know the
-// site's origin, so only this site's /media/ images are ever shown.
+// sites' origins, so only /media/ images stored here are ever shown.
 func (s *Site) mediaFuncs() template.FuncMap {
-	base := s.App.Cfg.BaseURL
 	return template.FuncMap{
 		// logo is a listing's logo at px CSS pixels (1x and 2x variants),
 		// or its letter tile when it has no image of this site.
 		"logo": func(url, name string, px int, eager bool) template.HTML {
-			p, ok := media.OwnPath(base, url)
+			p, ok := s.ownPath(url)
 			if !ok {
 				cls := "logo"
 				if px > 48 {
@@ -62,7 +61,7 @@ func (s *Site) mediaFuncs() template.FuncMap {
 		},
 		// avatar is a founder's picture, or nothing.
 		"avatar": func(url string, px int) template.HTML {
-			p, ok := media.OwnPath(base, url)
+			p, ok := s.ownPath(url)
 			if !ok {
 				return ""
 			}
@@ -71,7 +70,7 @@ func (s *Site) mediaFuncs() template.FuncMap {
 				media.Path(hash, "64", "jpg"), media.Path(hash, "64", "jpg"), media.Path(hash, "128", "jpg"), px, px))
 		},
 		"list2": func(a, b string) []string { return []string{a, b} },
-		"shots": func(list []db.Media) []shot { return shots(base, list) },
+		"shots": func(list []db.Media) []shot { return shots(s.ownPath, list) },
 		// siteLogoPath is the site team's logo, or "".
 		"siteLogoPath": func() string { return s.App.Media.SiteLogoPath(context.Background()) },
 	}
@@ -106,10 +105,10 @@ type shot struct {
 
 // shots turns a listing's media into gallery images (this site's
 // screenshots) and plain links (anything else).
-func shots(base string, list []db.Media) []shot {
+func shots(ownPath func(string) (string, bool), list []db.Media) []shot {
 	var out []shot
 	for i, m := range list {
-		p, ok := media.OwnPath(base, m.URL)
+		p, ok := ownPath(m.URL)
 		if !ok || m.Kind != "image" {
 			label := m.Caption
 			if label == "" {

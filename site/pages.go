@@ -13,7 +13,6 @@ import (
 	"launchdir/app/people"
 	"launchdir/db"
 	"launchdir/ops"
-	"launchdir/site/layout"
 
 	"github.com/julienschmidt/httprouter"
 )
@@ -66,9 +65,9 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request, _ httprouter.Params)
 	anonymous := false
 	if p, _ := s.viewer(r); p == nil {
 		anonymous = true
-		if body, ok := s.homeCache.get("/", time.Now()); ok {
+		if body, ok := s.homeCache.get(s.cacheKey(ctx, "/"), time.Now()); ok {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			layout.SecureHeaders(w.Header())
+			s.secureHeaders(w.Header(), r)
 			w.Header().Set("Vary", "Cookie")
 			writeCached(w, r, body)
 			return
@@ -96,7 +95,7 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request, _ httprouter.Params)
 	desc := s.siteDescription(r)
 	p := s.page(r, s.App.SiteName(r.Context())+": startup launches ranked by the community", desc, d)
 	p.Nav = "home"
-	p.OGImage = s.ogURL("home", "home", s.homeCard(ctx, desc))
+	p.OGImage = s.ogURL(ctx, "home", "home", s.homeCard(ctx, desc))
 	s.decorateCards(r, p)
 	body, err := s.renderBytes("home", p)
 	if err != nil {
@@ -104,7 +103,7 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request, _ httprouter.Params)
 		return
 	}
 	if anonymous && p.Person == nil {
-		s.homeCache.put("/", body, time.Now())
+		s.homeCache.put(s.cacheKey(ctx, "/"), body, time.Now())
 	}
 	s.write(w, r, p, body)
 }
@@ -170,7 +169,7 @@ func (s *Site) showListing(w http.ResponseWriter, r *http.Request, slug string, 
 	}
 	p := s.page(r, d.L.Name+": "+d.L.Tagline, firstNonEmpty(d.L.ShortDescription, d.L.Tagline), &d)
 	p.OGType = "article"
-	p.OGImage = s.ogURL("listing", d.L.Slug, s.listingCard(ctx, d.L))
+	p.OGImage = s.ogURL(ctx, "listing", d.L.Slug, s.listingCard(ctx, d.L))
 	if s.people != nil {
 		reviews, err := s.people.ListingReviews(ctx, slug, 1, 20)
 		if err != nil {
@@ -279,7 +278,7 @@ func (s *Site) category(w http.ResponseWriter, r *http.Request, ps httprouter.Pa
 	d.Pager = d.list.pager(r)
 	p := s.page(r, d.Category.Name+" products", firstNonEmpty(d.Category.Description, "Live "+d.Category.Name+" products, most voted first."), d)
 	p.Nav = "categories"
-	p.OGImage = s.ogURL("category", d.Category.Slug, s.categoryCard(r.Context(), &d.Category))
+	p.OGImage = s.ogURL(r.Context(), "category", d.Category.Slug, s.categoryCard(r.Context(), &d.Category))
 	s.render(w, r, "category", p)
 }
 
@@ -319,7 +318,7 @@ func (s *Site) launchWeek(w http.ResponseWriter, r *http.Request, ps httprouter.
 	d.Current = kernel.WeekOf(s.App.Now())
 	p := s.page(r, "Launches of the week of "+kernel.HumanDate(d.Starts), fmt.Sprintf("Products launching from %s to %s, ranked by the week's community votes.", kernel.HumanDate(d.Starts), kernel.HumanDate(d.Ends)), d)
 	p.Nav = "launches"
-	p.OGImage = s.ogURL("week", d.Week, s.weekCard(r.Context(), &d))
+	p.OGImage = s.ogURL(r.Context(), "week", d.Week, s.weekCard(r.Context(), &d))
 	s.render(w, r, "week", p)
 }
 
@@ -466,14 +465,18 @@ type searchData struct {
 func (s *Site) facetCategories(r *http.Request) ([]db.Category, error) {
 	s.facets.mu.Lock()
 	defer s.facets.mu.Unlock()
-	if s.facets.items != nil && time.Since(s.facets.at) < facetTTL {
-		return s.facets.items, nil
+	key := s.App.SiteKey(r.Context())
+	if f, ok := s.facets.by[key]; ok && time.Since(f.at) < facetTTL {
+		return f.items, nil
 	}
 	var cats categoriesData
 	if err := s.call(r.Context(), "list_categories", map[string]string{"include_empty": "false"}, &cats); err != nil {
 		return nil, err
 	}
-	s.facets.items, s.facets.at = cats.Items, time.Now()
+	if s.facets.by == nil {
+		s.facets.by = map[string]facetEntry{}
+	}
+	s.facets.by[key] = facetEntry{cats.Items, time.Now()}
 	return cats.Items, nil
 }
 

@@ -92,6 +92,7 @@ func (s *Site) mountPeople(srv *routes.Server) {
 	handle("GET", "/signup", s.signUpPage, false)
 	handle("POST", "/signup", s.signUp, true)
 	handle("GET", "/verify/:token", s.verify, false)
+	s.mountHandoff(srv)
 	handle("GET", "/signin", s.signInPage, false)
 	handle("POST", "/signin", s.signIn, true)
 	handle("POST", "/signout", s.signOut, true)
@@ -146,7 +147,7 @@ func (s *Site) formToken(w http.ResponseWriter, r *http.Request) string {
 	b := make([]byte, 16)
 	rand.Read(b)
 	v := hex.EncodeToString(b)
-	http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: v, Path: "/", HttpOnly: true, Secure: s.secure, SameSite: http.SameSiteLaxMode})
+	http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: v, Path: "/", HttpOnly: true, Secure: s.secure(r), SameSite: http.SameSiteLaxMode})
 	return v
 }
 
@@ -287,6 +288,10 @@ func (s *Site) verify(w http.ResponseWriter, r *http.Request, ps httprouter.Para
 }
 
 func (s *Site) signInPage(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	if !s.onMain(r) { // one account: sign in on main, then come back (handoff.go)
+		s.startHandoff(w, r, safeNext(r.URL.Query().Get("next")), "")
+		return
+	}
 	s.form(w, r, "signin", "Sign in", http.StatusOK, &formData{Values: map[string]string{}, Next: safeNext(r.URL.Query().Get("next"))})
 }
 
@@ -302,7 +307,7 @@ func (s *Site) signIn(w http.ResponseWriter, r *http.Request, _ httprouter.Param
 		s.failed(w, r, "signin", "Sign in", d, err)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: session, Path: "/", HttpOnly: true, Secure: s.secure,
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: session, Path: "/", HttpOnly: true, Secure: s.secure(r),
 		SameSite: http.SameSiteLaxMode, MaxAge: int(people.SessionTTL.Seconds())})
 	if slug, back, ok := pendingVoteBack(d.Next); ok {
 		s.castPendingVote(w, r, person, slug, back)
@@ -381,7 +386,7 @@ func (s *Site) signOut(w http.ResponseWriter, r *http.Request, _ httprouter.Para
 			return
 		}
 	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", HttpOnly: true, Secure: s.secure,
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", HttpOnly: true, Secure: s.secure(r),
 		SameSite: http.SameSiteLaxMode, MaxAge: -1})
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
@@ -439,6 +444,16 @@ func (s *Site) reset(w http.ResponseWriter, r *http.Request, ps httprouter.Param
 // signedIn returns the viewer or sends the browser to sign in first.
 func (s *Site) signedIn(w http.ResponseWriter, r *http.Request, back string) *Person {
 	p, _ := s.viewer(r)
+	if p == nil && r.Method == http.MethodPost && !s.onMain(r) {
+		// A pressed vote is cast once signed in; other actions wait for
+		// the next press. The POST passed the cross-origin check.
+		vote := ""
+		if slug, _, ok := pendingVoteBack(back); ok {
+			vote = slug
+		}
+		s.startHandoff(w, r, back, vote)
+		return nil
+	}
 	if p == nil {
 		http.Redirect(w, r, "/signin?next="+url.QueryEscape(back), http.StatusSeeOther)
 		return nil

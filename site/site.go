@@ -19,10 +19,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"launchdir/app"
-	"launchdir/db"
 	"launchdir/ops"
 	"launchdir/routes"
 	"launchdir/site/layout"
@@ -38,16 +36,13 @@ var staticFS embed.FS
 
 // Site serves the website.
 type Site struct {
-	App   *app.App
-	pages map[string]*template.Template
-	// secure marks cookies Secure (the base URL is https).
-	secure    bool
-	sitemaps  bodyCache
-	homeCache bodyCache // the anonymous home page (see homeTTL)
+	App       *app.App
+	pages     map[string]*template.Template
+	sitemaps  bodyCache // by site key and file
+	homeCache bodyCache // the anonymous home page of each site (see homeTTL)
 	facets    struct {
-		mu    sync.Mutex
-		items []db.Category
-		at    time.Time
+		mu sync.Mutex
+		by map[string]facetEntry // by site key
 	}
 	// people is the accounts layer; nil serves the public pages only.
 	people   People
@@ -59,7 +54,7 @@ type Site struct {
 // Mount registers every page on the binary's router and makes unknown
 // non-API paths a real HTML 404 page.
 func Mount(srv *routes.Server, a *app.App, people People) (*Site, error) {
-	s := &Site{App: a, secure: strings.HasPrefix(a.Cfg.BaseURL, "https://"), people: people, clientIP: srv.ClientIP,
+	s := &Site{App: a, people: people, clientIP: srv.ClientIP,
 		sitemaps: bodyCache{ttl: sitemapTTL}, homeCache: bodyCache{ttl: homeTTL}}
 	if err := s.parse(); err != nil {
 		return nil, err
@@ -92,6 +87,7 @@ func Mount(srv *routes.Server, a *app.App, people People) (*Site, error) {
 	get("/robots.txt", s.robots)
 	s.mountMedia(get)
 	get("/llms.txt", s.llms)
+	get("/theme.css", s.theme)
 	static, _ := fs.Sub(staticFS, "static")
 	fileServer := http.StripPrefix("/static/", http.FileServer(http.FS(static)))
 	get("/static/*file", func(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
@@ -208,6 +204,23 @@ type Page struct {
 	People      bool    // accounts are available (sign-in links, forms)
 	private     bool    // never cached by shared caches
 	siteLogo    string  // the site team's logo (media.SiteLogoPath)
+	theme       string  // the site's accent stylesheet (layout.ThemePath)
+	tagline     string  // the site's tagline
+}
+
+// SignInURL is the header's sign-in link: back to this page afterwards
+// (on a site other than main, through main's sign-in handoff), except
+// from the account pages themselves.
+func (p *Page) SignInURL() string {
+	for _, pre := range []string{"/signin", "/signup", "/reset", "/verify", "/unsubscribe"} {
+		if strings.HasPrefix(p.Path, pre) {
+			return "/signin"
+		}
+	}
+	if p.Path == "" || p.Path == "/" || p.Status != http.StatusOK {
+		return "/signin"
+	}
+	return "/signin?next=" + url.QueryEscape(p.Path)
 }
 
 // Canonical is the page's absolute canonical URL.
@@ -215,8 +228,8 @@ func (p *Page) Canonical() string { return p.BaseURL + p.Path }
 
 func (s *Site) page(r *http.Request, title, desc string, data any) *Page {
 	p := &Page{Title: title, Description: desc, Path: canonicalPath(r), OGType: "website",
-		Site: s.App.SiteName(r.Context()), BaseURL: s.App.Cfg.BaseURL, Data: data, Status: http.StatusOK, People: s.people != nil,
-		siteLogo: s.App.Media.SiteLogoPath(r.Context())}
+		Site: s.App.SiteName(r.Context()), BaseURL: s.App.Origin(r.Context()), Data: data, Status: http.StatusOK, People: s.people != nil,
+		siteLogo: s.App.Media.SiteLogoPath(r.Context()), theme: s.themePath(r.Context()), tagline: s.siteDescription(r)}
 	if person, session := s.viewer(r); person != nil {
 		p.Person, p.CSRF = person, sessionToken(session)
 	}
@@ -265,7 +278,7 @@ func (s *Site) renderBytes(name string, p *Page) ([]byte, error) {
 	if err == nil {
 		err = layout.Render(&buf, &layout.Head{Title: p.Title, Site: p.Site, Description: p.Description,
 			Canonical: p.Canonical(), OGType: p.OGType, NoIndex: p.NoIndex, Nav: p.Nav, Narrow: p.Narrow,
-			OGImage: p.OGImage, SiteLogo: p.siteLogo,
+			OGImage: p.OGImage, SiteLogo: p.siteLogo, Theme: p.theme, Tagline: p.tagline,
 			Account: template.HTML(account.String()), Body: template.HTML(content.String())})
 	}
 	return buf.Bytes(), err
@@ -275,7 +288,7 @@ func (s *Site) renderBytes(name string, p *Page) ([]byte, error) {
 func (s *Site) write(w http.ResponseWriter, r *http.Request, p *Page, body []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	layout.SecureHeaders(h)
+	s.secureHeaders(h, r)
 	h.Set("Vary", "Cookie")
 	if p.Status != http.StatusOK || p.private {
 		h.Set("Cache-Control", "no-store")

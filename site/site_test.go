@@ -37,7 +37,7 @@ func newEnvWith(t testing.TB, setup func(*app.App)) *apitest.Env {
 	if _, err := payments.Setup(e.App, e.Routes, payments.Config{Provider: "test"}); err != nil {
 		t.Fatal(err)
 	}
-	oauth.New(e.App, oauth.Options{BaseURL: e.URL}).Mount(e.Routes)
+	oauth.New(e.App, oauth.Options{}).Mount(e.Routes)
 	if _, err := site.Mount(e.Routes, e.App, e.App.People); err != nil {
 		t.Fatal(err)
 	}

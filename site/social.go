@@ -21,8 +21,8 @@ import (
 // card itself is drawn once per key (media.Service.SocialCard).
 
 // ogURL is the absolute og:image URL of a card.
-func (s *Site) ogURL(kind, name string, c media.Card) string {
-	return s.App.Cfg.BaseURL + "/og/" + kind + "/" + name + ".png?v=" + c.Key()
+func (s *Site) ogURL(ctx context.Context, kind, name string, c media.Card) string {
+	return s.App.Origin(ctx) + "/og/" + kind + "/" + name + ".png?v=" + c.Key()
 }
 
 func (s *Site) listingCard(ctx context.Context, l *db.Listing) media.Card {
@@ -57,7 +57,7 @@ func (s *Site) categoryCard(ctx context.Context, c *db.Category) media.Card {
 
 func (s *Site) homeCard(ctx context.Context, desc string) media.Card {
 	name := s.App.SiteName(ctx)
-	return media.Card{Kicker: "Startup launches ranked by the community", Title: name, Subtitle: desc, Seed: name, Site: s.App.Cfg.BaseURL}
+	return media.Card{Kicker: "Startup launches ranked by the community", Title: name, Subtitle: desc, Seed: name, Site: s.App.Origin(ctx)}
 }
 
 // socialCard serves /og/<kind>/<name>.png from the page's current data.

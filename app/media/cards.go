@@ -55,7 +55,7 @@ func (a *Service) SocialCard(ctx context.Context, c Card) ([]byte, error) {
 
 // logoImage decodes a stored logo's largest variant (nil when none).
 func (a *Service) logoImage(ctx context.Context, u string) image.Image {
-	p, ok := OwnPath(a.Origin(ctx), u)
+	p, ok := a.ownPath(ctx, u)
 	if !ok {
 		return nil
 	}

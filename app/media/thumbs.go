@@ -20,7 +20,7 @@ const thumbVariant = "480"
 // CardThumbs finds the thumbnails of a page's listings: two queries for the
 // whole page whatever its length. Listings whose first image is not one of
 // this site's screenshots have none.
-func (a *Service) CardThumbs(ctx context.Context, base string, slugs []string) (map[string]Thumb, error) {
+func (a *Service) CardThumbs(ctx context.Context, slugs []string) (map[string]Thumb, error) {
 	out := map[string]Thumb{}
 	if len(slugs) == 0 {
 		return out, nil
@@ -44,7 +44,7 @@ func (a *Service) CardThumbs(ctx context.Context, base string, slugs []string) (
 			continue
 		}
 		hashes[id] = ""
-		if p, ok := OwnPath(base, u); ok {
+		if p, ok := a.ownPath(ctx, u); ok {
 			hashes[id], _, _, _ = ParsePath(p)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"html/template"
 	"io"
 	"net/http"
+	"strings"
 )
 
 //go:embed layout.html
@@ -30,6 +31,8 @@ type Head struct {
 	Narrow      bool   // a small centred box (forms)
 	OGImage     string // absolute URL of the page's social card (1200×630 PNG)
 	SiteLogo    string // path of the site team's logo, shown beside the name
+	Theme       string // the site's accent stylesheet (ThemePath), "" for the default look
+	Tagline     string // the site's tagline, shown in the footer
 	Account     template.HTML
 	Body        template.HTML
 }
@@ -56,8 +59,18 @@ const PageCSP = "default-src 'none'; script-src 'self'; " + StyleSrc + "; img-sr
 
 // SecureHeaders sets the headers every HTML page sends: the CSP above,
 // X-Frame-Options for browsers without frame-ancestors, and nosniff.
-func SecureHeaders(h http.Header) {
-	h.Set("Content-Security-Policy", PageCSP)
+func SecureHeaders(h http.Header) { SecureHeadersFor(h) }
+
+// SecureHeadersFor is SecureHeaders for a page whose forms may also lead
+// to the given origins: on a site other than main, a vote or sign-in
+// pressed before signing in is sent on to the main site's sign-in handoff,
+// and form-action also governs where a form's redirects go.
+func SecureHeadersFor(h http.Header, formOrigins ...string) {
+	csp := PageCSP
+	if len(formOrigins) > 0 {
+		csp = strings.Replace(csp, "form-action 'self'", "form-action 'self' "+strings.Join(formOrigins, " "), 1)
+	}
+	h.Set("Content-Security-Policy", csp)
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("X-Content-Type-Options", "nosniff")
 }
