@@ -52,33 +52,33 @@ END;
 -- Categories and founders are shown by every listing they belong to.
 CREATE TRIGGER categories_profile_au AFTER UPDATE OF id, slug, name ON categories BEGIN
   INSERT INTO listing_profiles_stale(listing_id)
-    SELECT listing_id FROM listing_categories WHERE category_id = old.id
-    UNION SELECT id FROM listings WHERE primary_category_id = old.id
-    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+    SELECT DISTINCT r.listing_id FROM (SELECT listing_id FROM listing_categories WHERE category_id = old.id
+    UNION SELECT id FROM listings WHERE primary_category_id = old.id) AS r
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale s WHERE s.listing_id = r.listing_id);
   DELETE FROM listing_profiles WHERE listing_id IN (SELECT listing_id FROM listing_categories WHERE category_id = old.id
     UNION SELECT id FROM listings WHERE primary_category_id = old.id);
 END;
 
 CREATE TRIGGER categories_profile_ad AFTER DELETE ON categories BEGIN
   INSERT INTO listing_profiles_stale(listing_id)
-    SELECT listing_id FROM listing_categories WHERE category_id = old.id
-    UNION SELECT id FROM listings WHERE primary_category_id = old.id
-    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+    SELECT DISTINCT r.listing_id FROM (SELECT listing_id FROM listing_categories WHERE category_id = old.id
+    UNION SELECT id FROM listings WHERE primary_category_id = old.id) AS r
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale s WHERE s.listing_id = r.listing_id);
   DELETE FROM listing_profiles WHERE listing_id IN (SELECT listing_id FROM listing_categories WHERE category_id = old.id
     UNION SELECT id FROM listings WHERE primary_category_id = old.id);
 END;
 
 CREATE TRIGGER founders_profile_au AFTER UPDATE OF id, slug, name, title, bio, socials, avatar_url ON founders BEGIN
   INSERT INTO listing_profiles_stale(listing_id)
-    SELECT listing_id FROM listing_founders WHERE founder_id = old.id
-    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+    SELECT DISTINCT r.listing_id FROM (SELECT listing_id FROM listing_founders WHERE founder_id = old.id) AS r
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale s WHERE s.listing_id = r.listing_id);
   DELETE FROM listing_profiles WHERE listing_id IN (SELECT listing_id FROM listing_founders WHERE founder_id = old.id);
 END;
 
 CREATE TRIGGER founders_profile_ad AFTER DELETE ON founders BEGIN
   INSERT INTO listing_profiles_stale(listing_id)
-    SELECT listing_id FROM listing_founders WHERE founder_id = old.id
-    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+    SELECT DISTINCT r.listing_id FROM (SELECT listing_id FROM listing_founders WHERE founder_id = old.id) AS r
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale s WHERE s.listing_id = r.listing_id);
   DELETE FROM listing_profiles WHERE listing_id IN (SELECT listing_id FROM listing_founders WHERE founder_id = old.id);
 END;
 
@@ -278,43 +278,43 @@ END;
 
 CREATE TRIGGER interview_answers_profile_ai AFTER INSERT ON interview_answers BEGIN
   INSERT INTO listing_profiles_stale(listing_id)
-    SELECT listing_id FROM listing_owners WHERE user_id = new.user_id
-    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+    SELECT DISTINCT r.listing_id FROM (SELECT listing_id FROM listing_owners WHERE user_id = new.user_id) AS r
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale s WHERE s.listing_id = r.listing_id);
   DELETE FROM listing_profiles WHERE listing_id IN (SELECT listing_id FROM listing_owners WHERE user_id = new.user_id);
 END;
 
 CREATE TRIGGER interview_answers_profile_au AFTER UPDATE ON interview_answers BEGIN
   INSERT INTO listing_profiles_stale(listing_id)
-    SELECT listing_id FROM listing_owners WHERE user_id IN (old.user_id, new.user_id)
-    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+    SELECT DISTINCT r.listing_id FROM (SELECT listing_id FROM listing_owners WHERE user_id IN (old.user_id, new.user_id)) AS r
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale s WHERE s.listing_id = r.listing_id);
   DELETE FROM listing_profiles WHERE listing_id IN (SELECT listing_id FROM listing_owners WHERE user_id IN (old.user_id, new.user_id));
 END;
 
 CREATE TRIGGER interview_answers_profile_ad AFTER DELETE ON interview_answers BEGIN
   INSERT INTO listing_profiles_stale(listing_id)
-    SELECT listing_id FROM listing_owners WHERE user_id = old.user_id
-    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+    SELECT DISTINCT r.listing_id FROM (SELECT listing_id FROM listing_owners WHERE user_id = old.user_id) AS r
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale s WHERE s.listing_id = r.listing_id);
   DELETE FROM listing_profiles WHERE listing_id IN (SELECT listing_id FROM listing_owners WHERE user_id = old.user_id);
 END;
 
 CREATE TRIGGER interview_questions_profile_ai AFTER INSERT ON interview_questions BEGIN
   INSERT INTO listing_profiles_stale(listing_id)
-    SELECT lo.listing_id FROM listing_owners lo JOIN interview_answers a ON a.user_id = lo.user_id WHERE a.question_id IN (new.id)
-    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+    SELECT DISTINCT r.listing_id FROM (SELECT lo.listing_id FROM listing_owners lo JOIN interview_answers a ON a.user_id = lo.user_id WHERE a.question_id IN (new.id)) AS r
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale s WHERE s.listing_id = r.listing_id);
   DELETE FROM listing_profiles WHERE listing_id IN (SELECT lo.listing_id FROM listing_owners lo JOIN interview_answers a ON a.user_id = lo.user_id WHERE a.question_id IN (new.id));
 END;
 
 CREATE TRIGGER interview_questions_profile_au AFTER UPDATE ON interview_questions BEGIN
   INSERT INTO listing_profiles_stale(listing_id)
-    SELECT lo.listing_id FROM listing_owners lo JOIN interview_answers a ON a.user_id = lo.user_id WHERE a.question_id IN (old.id, new.id)
-    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+    SELECT DISTINCT r.listing_id FROM (SELECT lo.listing_id FROM listing_owners lo JOIN interview_answers a ON a.user_id = lo.user_id WHERE a.question_id IN (old.id, new.id)) AS r
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale s WHERE s.listing_id = r.listing_id);
   DELETE FROM listing_profiles WHERE listing_id IN (SELECT lo.listing_id FROM listing_owners lo JOIN interview_answers a ON a.user_id = lo.user_id WHERE a.question_id IN (old.id, new.id));
 END;
 
 CREATE TRIGGER interview_questions_profile_ad AFTER DELETE ON interview_questions BEGIN
   INSERT INTO listing_profiles_stale(listing_id)
-    SELECT lo.listing_id FROM listing_owners lo JOIN interview_answers a ON a.user_id = lo.user_id WHERE a.question_id IN (old.id)
-    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+    SELECT DISTINCT r.listing_id FROM (SELECT lo.listing_id FROM listing_owners lo JOIN interview_answers a ON a.user_id = lo.user_id WHERE a.question_id IN (old.id)) AS r
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale s WHERE s.listing_id = r.listing_id);
   DELETE FROM listing_profiles WHERE listing_id IN (SELECT lo.listing_id FROM listing_owners lo JOIN interview_answers a ON a.user_id = lo.user_id WHERE a.question_id IN (old.id));
 END;
 
@@ -325,15 +325,15 @@ END;
 
 CREATE TRIGGER categories_profile_ai AFTER INSERT ON categories BEGIN
   INSERT INTO listing_profiles_stale(listing_id)
-    SELECT listing_id FROM listing_categories WHERE category_id = new.id UNION SELECT id FROM listings WHERE primary_category_id = new.id
-    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+    SELECT DISTINCT r.listing_id FROM (SELECT listing_id FROM listing_categories WHERE category_id = new.id UNION SELECT id FROM listings WHERE primary_category_id = new.id) AS r
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale s WHERE s.listing_id = r.listing_id);
   DELETE FROM listing_profiles WHERE listing_id IN (SELECT listing_id FROM listing_categories WHERE category_id = new.id UNION SELECT id FROM listings WHERE primary_category_id = new.id);
 END;
 
 CREATE TRIGGER founders_profile_ai AFTER INSERT ON founders BEGIN
   INSERT INTO listing_profiles_stale(listing_id)
-    SELECT listing_id FROM listing_founders WHERE founder_id = new.id
-    EXCEPT SELECT listing_id FROM listing_profiles_stale;
+    SELECT DISTINCT r.listing_id FROM (SELECT listing_id FROM listing_founders WHERE founder_id = new.id) AS r
+    WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale s WHERE s.listing_id = r.listing_id);
   DELETE FROM listing_profiles WHERE listing_id IN (SELECT listing_id FROM listing_founders WHERE founder_id = new.id);
 END;
 
