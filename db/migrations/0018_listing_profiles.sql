@@ -16,11 +16,20 @@
 -- Notes are plain inserts that cannot conflict (WHERE NOT EXISTS, not OR
 -- IGNORE): an outer statement's conflict clause overrides a trigger's
 -- (migration 0012).
+--
+-- A vote changes one number of a profile, and on a launch day votes are
+-- most of the writes: so the vote count does not retire the row. The row
+-- keeps the count it was built with (votes) and where that number stands
+-- in the JSON (votes_at, the offset of its first digit); a read whose
+-- listing's count differs puts the current count in its place and hashes
+-- the ETag again (db/profiles.go).
 CREATE TABLE listing_profiles (
   listing_id INTEGER PRIMARY KEY,
   slug       TEXT NOT NULL UNIQUE,
   json       BLOB NOT NULL,
-  etag       TEXT NOT NULL
+  etag       TEXT NOT NULL,
+  votes      INTEGER NOT NULL,
+  votes_at   INTEGER NOT NULL
 );
 
 CREATE TABLE listing_profiles_stale (listing_id INTEGER PRIMARY KEY);
@@ -29,13 +38,14 @@ CREATE TABLE listing_profiles_stale (listing_id INTEGER PRIMARY KEY);
 INSERT INTO listing_profiles_stale(listing_id) SELECT id FROM listings WHERE status = 'live';
 
 -- The listing row: the columns a profile shows (db/profile.go listingCols;
--- TestProfileTriggerColumns keeps the two lists together).
+-- TestProfileTriggerColumns keeps the two lists together), but votes (see
+-- listing_profiles).
 CREATE TRIGGER listings_profile_ai AFTER INSERT ON listings BEGIN
   INSERT INTO listing_profiles_stale(listing_id) SELECT new.id
     WHERE NOT EXISTS (SELECT 1 FROM listing_profiles_stale WHERE listing_id = new.id);
 END;
 
-CREATE TRIGGER listings_profile_au AFTER UPDATE OF id, slug, name, url, tagline, logo_url, votes, views, follows, status,
+CREATE TRIGGER listings_profile_au AFTER UPDATE OF id, slug, name, url, tagline, logo_url, views, follows, status,
   launch_week, launched_at, primary_category_id, short_description, description, features, usps, keywords, tags, stage,
   pricing_model, pricing_summary, country, city, founded_year, contact_email, domain, plan, socials, not_found,
   attributes, unlock_story, unlock_milestones, unlock_media, rating_sum, rating_count, domain_rating, demo_video_url,
