@@ -42,6 +42,11 @@ func Seed(ctx context.Context, d *db.DB, n int, seed int64, now time.Time) error
 	if err := ensureEmpty(ctx, d); err != nil {
 		return err
 	}
+	return d.WithoutCheckpoints(func() error { return seedAlone(ctx, d, n, seed, now) })
+}
+
+// seedAlone is Seed once the file is its own (no checkpoint connection).
+func seedAlone(ctx context.Context, d *db.DB, n int, seed int64, now time.Time) error {
 	conn, err := d.W.Conn(ctx) // the writer, held for the whole seed
 	if err != nil {
 		return err
