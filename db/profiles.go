@@ -18,9 +18,9 @@ import (
 // (a crawler, a busy directory under a stream of votes) the read cache in
 // front of it rarely answers, this row nearly always does.
 //
-// Triggers delete a listing's row, in the writing statement itself, when
-// anything its profile shows changes, and note the listing in
-// listing_profiles_stale. Every write transaction rebuilds up to
+// Triggers note a listing in listing_profiles_stale, in the writing
+// statement itself, when anything its profile shows changes, and a read
+// serves a row only while its listing has no note. Every write transaction rebuilds up to
 // inlineProfiles noted profiles before it commits (the listing a vote or an
 // edit just changed, usually), so the next read finds the row again; the
 // "ready-made profiles" job and the seeder rebuild bigger backlogs in
@@ -90,8 +90,8 @@ func (d *DB) stopRebuilder() {
 const profileBatch = 100
 
 // StoredProfile is the ready-made profile of the live listing with this
-// slug; ok is false when there is none (not live, unknown, or not rebuilt
-// since its last change).
+// slug; ok is false when there is none (not live, unknown, or noted as
+// changed and not rebuilt since).
 func (d *DB) StoredProfile(ctx context.Context, slug string) (enc ops.Encoded, ok bool, err error) {
 	if !d.profiles { // migrating: the table may not exist yet
 		return ops.Encoded{}, false, nil
@@ -113,7 +113,8 @@ func (d *DB) StoredProfile(ctx context.Context, slug string) (enc ops.Encoded, o
 // storedProfileSQL reads a ready-made profile with its listing's current
 // vote count (from the live ids index, which holds it).
 const storedProfileSQL = `SELECT p.json, p.etag, p.votes, p.votes_at, l.votes FROM listing_profiles p
-	JOIN listings l ON l.id = p.listing_id AND l.status = 'live' WHERE p.slug = ?`
+	JOIN listings l ON l.id = p.listing_id AND l.status = 'live' WHERE p.slug = ?
+	AND NOT EXISTS (SELECT 1 FROM listing_profiles_stale s WHERE s.listing_id = p.listing_id)`
 
 // spliceVotes is the profile json (built with the count built, whose
 // digits start at at) showing votes instead, with its ETag.
