@@ -306,3 +306,10 @@ END;
 -- hundred small pages of integers (db/listings.go, rankedSearch; votes
 -- orders equally ranked matches).
 CREATE INDEX listings_live_ids ON listings(id, votes) WHERE status = 'live';
+
+-- A week's ranking counts its launches whose listing is live or scheduled
+-- (db.WeekRankFrom): with the status in the table's wide rows that read one
+-- page per launch (4.4 ms for a week of 800 launches, on every listing
+-- page and week page once a write had retired the read cache, and counts
+-- under 1,000 are never cached); this index answers it (0.5 ms).
+CREATE INDEX listings_status_by_id ON listings(id, status);
