@@ -239,3 +239,41 @@ func TestAlternativesTotalIsExact(t *testing.T) {
 		}
 	}
 }
+
+// The seeder's parallel build (BuildProfilesOffline) stores for every live
+// listing what a fresh assembly gives, byte for byte, none for the others,
+// and leaves no note.
+func TestProfilesBuiltOffline(t *testing.T) {
+	ctx := context.Background()
+	d := openDB(t)
+	if err := Generate(ctx, d, Options{Seed: 1, Now: testNow}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.W.Exec(`INSERT OR IGNORE INTO listing_profiles_stale(listing_id) SELECT id FROM listings`); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.BuildProfilesOffline(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var notes, rows, live int
+	d.R.QueryRow(`SELECT (SELECT count(*) FROM listing_profiles_stale), (SELECT count(*) FROM listing_profiles),
+		(SELECT count(*) FROM listings WHERE status = 'live')`).Scan(&notes, &rows, &live)
+	if notes != 0 || rows != live || live < 100 {
+		t.Fatalf("%d notes left, %d profiles for %d live listings", notes, rows, live)
+	}
+	slugs, err := db.Column[string](ctx, d.R, `SELECT slug FROM listings WHERE status = 'live'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, slug := range slugs {
+		l, err := d.GetListingBy(ctx, d.R, "l.slug = ? AND l.status = 'live'", slug)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := json.Marshal(l)
+		enc, ok, err := d.StoredProfile(ctx, slug)
+		if err != nil || !ok || !bytes.Equal(enc.JSON, want) || enc.ETag != ops.ETag(want) {
+			t.Fatalf("%s: stored %v (%v) differs from a fresh assembly:\n%s\n%s", slug, ok, err, enc.JSON, want)
+		}
+	}
+}
