@@ -111,7 +111,7 @@ func (d *DB) StoredProfile(ctx context.Context, slug string) (enc ops.Encoded, o
 }
 
 // storedProfileSQL reads a ready-made profile with its listing's current
-// vote count (from the live ids index, which holds it).
+// vote count (from the index listings_status_by_id, which holds it).
 const storedProfileSQL = `SELECT p.json, p.etag, p.votes, p.votes_at, l.votes FROM listing_profiles p
 	JOIN listings l ON l.id = p.listing_id AND l.status = 'live' WHERE p.slug = ?
 	AND NOT EXISTS (SELECT 1 FROM listing_profiles_stale s WHERE s.listing_id = p.listing_id)`
