@@ -89,7 +89,9 @@ func buildSeed(ctx context.Context, tmp, from string, n int, seed int64) error {
 		d.Close()
 		return err
 	}
-	if err := d.RebuildStaleProfiles(ctx); err != nil { // ready-made profiles (db/profiles.go)
+	// Ready-made profiles (db/profiles.go), built in parallel: nothing else
+	// has the new file open.
+	if err := d.BuildProfilesOffline(ctx); err != nil {
 		d.Close()
 		return err
 	}

@@ -48,6 +48,7 @@ type DB struct {
 	profiles bool
 
 	rebuilder profileRebuilder // ready-made profiles after owner edits (profiles.go)
+	ckpt      *checkpointer    // WAL checkpoints off the commit path (checkpoint.go)
 }
 
 func dsn(path string, readOnly bool, cacheKB int) string {
@@ -65,6 +66,8 @@ func dsn(path string, readOnly bool, cacheKB int) string {
 		q.Add("_pragma", "query_only(ON)")
 	} else {
 		q.Set("_txlock", "immediate")
+		// Checkpoints run beside the writer, not in its commits (checkpoint.go).
+		q.Add("_pragma", "wal_autocheckpoint(0)")
 	}
 	return "file:" + path + "?" + q.Encode()
 }
@@ -167,6 +170,11 @@ func OpenWith(ctx context.Context, path string, o Options) (*DB, error) {
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
 	d.R = r
+	if err := d.startCheckpointer(path); err != nil {
+		r.Close()
+		w.Close()
+		return nil, err
+	}
 	return d, nil
 }
 
@@ -211,6 +219,7 @@ func (d *DB) analyzeIfMissing(ctx context.Context) error {
 // Close closes both pools; the writer last so the WAL is checkpointed.
 func (d *DB) Close() error {
 	d.stopRebuilder()
+	d.stopCheckpointer()
 	d.bg.Wait()
 	var errs []error
 	d.rstmts.close()

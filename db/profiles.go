@@ -1,8 +1,11 @@
 package db
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
+	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
@@ -15,9 +18,9 @@ import (
 // (a crawler, a busy directory under a stream of votes) the read cache in
 // front of it rarely answers, this row nearly always does.
 //
-// Triggers delete a listing's row, in the writing statement itself, when
-// anything its profile shows changes, and note the listing in
-// listing_profiles_stale. Every write transaction rebuilds up to
+// Triggers note a listing in listing_profiles_stale, in the writing
+// statement itself, when anything its profile shows changes, and a read
+// serves a row only while its listing has no note. Every write transaction rebuilds up to
 // inlineProfiles noted profiles before it commits (the listing a vote or an
 // edit just changed, usually), so the next read finds the row again; the
 // "ready-made profiles" job and the seeder rebuild bigger backlogs in
@@ -87,17 +90,58 @@ func (d *DB) stopRebuilder() {
 const profileBatch = 100
 
 // StoredProfile is the ready-made profile of the live listing with this
-// slug; ok is false when there is none (not live, unknown, or not rebuilt
-// since its last change).
+// slug; ok is false when there is none (not live, unknown, or noted as
+// changed and not rebuilt since).
 func (d *DB) StoredProfile(ctx context.Context, slug string) (enc ops.Encoded, ok bool, err error) {
 	if !d.profiles { // migrating: the table may not exist yet
 		return ops.Encoded{}, false, nil
 	}
-	err = d.Prepared(d.R).QueryRowContext(ctx, `SELECT json, etag FROM listing_profiles WHERE slug = ?`, slug).Scan(&enc.JSON, &enc.ETag)
+	var built, votes, at int64
+	err = d.Prepared(d.R).QueryRowContext(ctx, storedProfileSQL, slug).Scan(&enc.JSON, &enc.ETag, &built, &at, &votes)
 	if IsNoRows(err) {
 		return ops.Encoded{}, false, nil
 	}
-	return enc, err == nil, err
+	if err != nil {
+		return ops.Encoded{}, false, err
+	}
+	if votes != built {
+		enc = spliceVotes(enc.JSON, at, built, votes)
+	}
+	return enc, true, nil
+}
+
+// storedProfileSQL reads a ready-made profile with its listing's current
+// vote count (from the index listings_status_by_id, which holds it).
+const storedProfileSQL = `SELECT p.json, p.etag, p.votes, p.votes_at, l.votes FROM listing_profiles p
+	JOIN listings l ON l.id = p.listing_id AND l.status = 'live' WHERE p.slug = ?
+	AND NOT EXISTS (SELECT 1 FROM listing_profiles_stale s WHERE s.listing_id = p.listing_id)`
+
+// spliceVotes is the profile json (built with the count built, whose
+// digits start at at) showing votes instead, with its ETag.
+func spliceVotes(json []byte, at, built, votes int64) ops.Encoded {
+	old := strconv.FormatInt(built, 10)
+	out := make([]byte, 0, len(json)+8)
+	out = append(out, json[:at]...)
+	out = strconv.AppendInt(out, votes, 10)
+	out = append(out, json[at+int64(len(old)):]...)
+	return ops.Encoded{JSON: out, ETag: ops.ETag(out)}
+}
+
+// votesAt is the offset of the vote count's digits in a profile's JSON:
+// the first "votes" key is the summary's (only escaped strings come
+// before it), checked against the count itself.
+func votesAt(json []byte, votes int64) (int64, bool) {
+	const key = `"votes":`
+	i := bytes.Index(json, []byte(key))
+	if i < 0 {
+		return 0, false
+	}
+	at := i + len(key)
+	digits := strconv.FormatInt(votes, 10)
+	if !bytes.HasPrefix(json[at:], []byte(digits)) || len(json) <= at+len(digits) || json[at+len(digits)] != ',' {
+		return 0, false
+	}
+	return int64(at), true
 }
 
 // liveListingEncoded is the profile get_listing serves: the ready-made row,
@@ -153,8 +197,12 @@ func (d *DB) rebuildProfile(ctx context.Context, tx *sql.Tx, id int64) error {
 	if err != nil {
 		return err
 	}
-	_, err = q.ExecContext(ctx, `INSERT OR REPLACE INTO listing_profiles(listing_id, slug, json, etag) VALUES (`+IntArg+`, ?, ?, ?)`,
-		id, l.Slug, enc.JSON, enc.ETag)
+	at, ok := votesAt(enc.JSON, l.Votes)
+	if !ok { // cannot happen with the Summary's field order; never store what a vote could not update
+		return fmt.Errorf("db: profile of listing %d: no vote count found in its JSON", id)
+	}
+	_, err = q.ExecContext(ctx, `INSERT OR REPLACE INTO listing_profiles(listing_id, slug, json, etag, votes, votes_at)
+		VALUES (`+IntArg+`, ?, ?, ?, `+IntArg+`, `+IntArg+`)`, id, l.Slug, enc.JSON, enc.ETag, l.Votes, at)
 	return err
 }
 
@@ -180,3 +228,7 @@ func (d *DB) RebuildStaleProfiles(ctx context.Context) error {
 // ListingProfileColumns are the listing columns a public profile shows (a
 // test checks the listings trigger of migration 0018 watches each).
 const ListingProfileColumns = listingCols
+
+// SplicedProfileColumn is the one listing column a change of which does not
+// retire a ready-made profile: reads put its current value in (StoredProfile).
+const SplicedProfileColumn = "votes"

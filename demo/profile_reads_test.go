@@ -172,7 +172,8 @@ func watchGaps(t *testing.T, q *sql.DB, reads map[string]map[string]bool) []stri
 			}
 		}
 		for c := range cols {
-			if !allUpdates && c != "rowid" && !updated[c] {
+			spliced := tbl == "listings" && c == db.SplicedProfileColumn // put in at read time
+			if !allUpdates && c != "rowid" && !updated[c] && !spliced {
 				gaps = append(gaps, fmt.Sprintf("%s.%s: read by a profile, watched by no UPDATE trigger", tbl, c))
 			}
 		}

@@ -42,6 +42,11 @@ func Seed(ctx context.Context, d *db.DB, n int, seed int64, now time.Time) error
 	if err := ensureEmpty(ctx, d); err != nil {
 		return err
 	}
+	return d.WithoutCheckpoints(func() error { return seedAlone(ctx, d, n, seed, now) })
+}
+
+// seedAlone is Seed once the file is its own (no checkpoint connection).
+func seedAlone(ctx context.Context, d *db.DB, n int, seed int64, now time.Time) error {
 	conn, err := d.W.Conn(ctx) // the writer, held for the whole seed
 	if err != nil {
 		return err
@@ -151,6 +156,9 @@ func seedTx(ctx context.Context, tx *sql.Tx, n int, seed int64, now time.Time) e
 	if _, err := tx.ExecContext(ctx, indexPragmas); err != nil {
 		return err
 	}
+	if err := noteProfiles(ctx, tx); err != nil {
+		return err
+	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO listings_fts(listings_fts) VALUES('rebuild')`); err != nil {
 		return fmt.Errorf("demo: full-text index: %w", err)
 	}
@@ -174,9 +182,11 @@ var seedTables = func() []string {
 
 // dropDerived drops, inside tx, the secondary indexes of the seeded tables,
 // the full-text insert trigger, the listings insert trigger that adds the
-// first launch and the weekly_votes triggers (the seed writes each launch
+// first launch, the weekly_votes triggers (the seed writes each launch
 // row with its week's count itself, rather than rewriting the row once per
-// weekly count), and returns the statements
+// weekly count) and the triggers that retire ready-made profiles (some
+// look rows up by an index dropped here, a scan per row; the seed notes
+// every live listing for its profile once, noteProfiles), and returns the statements
 // that re-create them. Uniqueness the generator relies on (primary keys, UNIQUE
 // columns) stays enforced: those indexes belong to their tables.
 func dropDerived(ctx context.Context, tx *sql.Tx) ([]string, error) {
@@ -189,6 +199,7 @@ func dropDerived(ctx context.Context, tx *sql.Tx) ([]string, error) {
 		WHERE (type = 'index' AND sql IS NOT NULL AND tbl_name IN (`+marks+`))
 		   OR (type = 'trigger' AND name IN ('listings_fts_ai', 'listings_launch_ai'))
 		   OR (type = 'trigger' AND tbl_name = 'weekly_votes')
+		   OR (type = 'trigger' AND name LIKE '%\_profile\_a_' ESCAPE '\')
 		ORDER BY type, name`, args...)
 	if err != nil {
 		return nil, err
@@ -335,4 +346,12 @@ func (g *gen) seedListing(id int64) *listing {
 	}
 	l.words = nil // the prose is written; its replacer is the bulk of a listing's memory
 	return l
+}
+
+// noteProfiles notes every live listing for its ready-made profile (db:
+// RebuildStaleProfiles builds them), in one statement: the triggers that
+// note them one by one are dropped during the load.
+func noteProfiles(ctx context.Context, tx *sql.Tx) error {
+	_, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO listing_profiles_stale(listing_id) SELECT id FROM listings WHERE status = 'live'`)
+	return err
 }

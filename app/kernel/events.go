@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"time"
+
+	"launchdir/db"
 )
 
 // Webhook events. A change that integrations can subscribe to calls
@@ -39,16 +41,24 @@ type Event struct {
 // ListingRef is how events name a listing.
 func (a *Kernel) ListingRef(ctx context.Context, q Querier, listingID int64) map[string]any {
 	var slug, name, status string
-	q.QueryRowContext(ctx, `SELECT slug, name, status FROM listings WHERE id = ?`, listingID).Scan(&slug, &name, &status)
+	q.QueryRowContext(ctx, `SELECT slug, name, status FROM listings WHERE id = `+db.IntArg, listingID).Scan(&slug, &name, &status)
 	return map[string]any{"id": listingID, "slug": slug, "name": name, "status": status, "url": a.ListingURL(ctx, slug)}
+}
+
+// Listened reports whether any webhook endpoint is enabled (most sites have
+// none: one indexed look, no writes). A caller whose event data costs
+// queries (ListingRef) asks first; EmitEvent asks again either way.
+func (a *Kernel) Listened(ctx context.Context, tx *sql.Tx) (bool, error) {
+	var listened bool
+	err := a.DB.Prepared(tx).QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM webhook_endpoints WHERE status = 'enabled')`).Scan(&listened)
+	return listened, err
 }
 
 // EmitEvent records e for every enabled endpoint subscribed to its type:
 // the site team's endpoints, and those of the listing's owners (and of
 // e.UserID).
 func (a *Kernel) EmitEvent(ctx context.Context, tx *sql.Tx, e Event) error {
-	var listened bool // most sites have no endpoint: one indexed look, no writes
-	if err := tx.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM webhook_endpoints WHERE status = 'enabled')`).Scan(&listened); err != nil || !listened {
+	if listened, err := a.Listened(ctx, tx); err != nil || !listened {
 		return err
 	}
 	now := a.Now().UTC()

@@ -132,6 +132,9 @@ func (a *Service) emitClaim(ctx context.Context, tx *sql.Tx, typ string, claimID
 
 // emitUpdated sends listing.updated with the names of the changed fields.
 func (a *Service) emitUpdated(ctx context.Context, tx *sql.Tx, listingID int64, after map[string]any) error {
+	if listened, err := a.Listened(ctx, tx); err != nil || !listened { // every owner edit: skip ListingRef's query
+		return err
+	}
 	fields := make([]string, 0, len(after))
 	for k := range after {
 		fields = append(fields, k)

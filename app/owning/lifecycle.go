@@ -240,7 +240,7 @@ func (a *Service) deleteListingUpdate(ctx context.Context, in *ops.Input) (any, 
 // ListingOwners lists a listing's owners, the owner first.
 func ListingOwners(ctx context.Context, q kernel.RowsQuerier, id int64) ([]Owner, error) {
 	rows, err := q.QueryContext(ctx, `SELECT o.user_id, coalesce(nullif(u.name, ''), u.email), o.role FROM listing_owners o JOIN users u ON u.id = o.user_id
-		WHERE o.listing_id = ? ORDER BY o.role = 'cofounder', o.created_at, o.user_id`, id)
+		WHERE o.listing_id = `+db.IntArg+` ORDER BY o.role = 'cofounder', o.created_at, o.user_id`, id)
 	if err != nil {
 		return nil, err
 	}

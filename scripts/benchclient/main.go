@@ -29,7 +29,16 @@ func main() {
 	label := flag.String("label", "", "N label of the sweep's markdown table")
 	pid := flag.Int("pid", 0, "server process id: report its peak RSS after each concurrency level")
 	only := flag.String("ops", "", "comma-separated operation names of the sweep to run (empty: all)")
+	launch := flag.Duration("launchday", 0, "run the launch-day workload for this long instead (votes through the site's form beside public reads; the server needs -trust-proxy)")
+	voteRate := flag.Int("vote-rate", 200, "launch day: votes per second")
 	flag.Parse()
+	if *launch > 0 {
+		if err := launchDay(launchDayOpts{base: *base, path: *path, d: *launch, rate: *voteRate, readers: 8}); err != nil {
+			fmt.Fprintln(os.Stderr, "launch day:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	d, err := db.Open(context.Background(), *path)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
