@@ -32,6 +32,7 @@ func TestRoutingByHost(t *testing.T) {
 		t.Fatalf("single site, any host: %d %s", r.Status, r.Body)
 	}
 	addSite(t, e, "devtools", "https://devtools.example", "dev.example:8080")
+	port := e.URL[strings.LastIndex(e.URL, ":")+1:]
 	cases := []struct {
 		name, host, path string
 		status           int
@@ -49,6 +50,8 @@ func TestRoutingByHost(t *testing.T) {
 		{"explicit other site on a site's own host", "devtools.example", "/api/v1/site?site=main", 400, `"field":"site"`},
 		{"explicit same site on its own host", "devtools.example", "/api/v1/site?site=devtools", 200, `"site_key":"devtools"`},
 		{"health checks on any host", "other.example", "/healthz", 200, ""},
+		{"main's loopback origin: localhost on its port too", "localhost:" + port, "/api/v1/site", 200, `"site_key":"main"`},
+		{"main's loopback origin: another port is not main", "localhost:1", "/api/v1/site", 421, ""},
 	}
 	for _, c := range cases {
 		r := e.Do("GET", c.path, nil, "Host", c.host)

@@ -178,7 +178,7 @@ func (t *siteTable) add(s *Site) {
 	t.byKey[s.Key] = s
 	hosts := s.Hosts
 	if h := OriginHost(s.Origin); h != "" {
-		hosts = append([]string{h}, hosts...)
+		hosts = append(append([]string{h}, hosts...), loopbackAliases(h)...)
 	}
 	s.Hosts = dedupe(hosts)
 	for _, h := range s.Hosts {
@@ -186,6 +186,28 @@ func (t *siteTable) add(s *Site) {
 			t.byHost[h] = s
 		}
 	}
+}
+
+// loopbackAliases: a site whose origin is this machine (localhost,
+// 127.0.0.1 or [::1]) answers all three spellings on its port, so a
+// developer who typed localhost where -base-url says 127.0.0.1 still gets
+// the directory once a second site exists. Other hosts have no aliases.
+func loopbackAliases(host string) []string {
+	name, port, err := net.SplitHostPort(host)
+	if err != nil {
+		name, port = strings.Trim(host, "[]"), ""
+	}
+	if name != "localhost" && name != "127.0.0.1" && name != "::1" {
+		return nil
+	}
+	var out []string
+	for _, n := range []string{"localhost", "127.0.0.1", "[::1]"} {
+		if port != "" {
+			n = net.JoinHostPort(strings.Trim(n, "[]"), port)
+		}
+		out = append(out, n)
+	}
+	return out
 }
 
 // OriginHost is the lowercase host[:port] of an origin, "" if it is not one.
