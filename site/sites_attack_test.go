@@ -1,0 +1,206 @@
+package site_test
+
+import (
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"launchdir/apitest"
+	"launchdir/mcp"
+)
+
+// Review of issue 24 (several sites): attacks on the site boundary through
+// the real listener. A second site "devtools" shows only the listings with
+// an odd id; every listing with an even id is main's only, and must not be
+// named on devtools through any door a visitor can reach.
+
+// halfSite adds devtools over the odd-id listings and returns its origin
+// and the slugs of the live or scheduled listings it does not show.
+func halfSite(t *testing.T, e *apitest.Env) (string, map[string]bool) {
+	t.Helper()
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(e.URL, "http://"))
+	origin := "http://devtools.localhost:" + port
+	addSite(t, e, "devtools", origin, map[string]string{"site_name": "DevTools Hunt", "accent_color": "#0f766e"})
+	if _, err := e.DB.W.Exec(`INSERT INTO listing_sites(site_key, listing_id, added_at)
+		SELECT 'devtools', id, '2026-01-01T00:00:00Z' FROM listings WHERE id % 2 = 1`); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := e.DB.R.Query(`SELECT slug FROM listings WHERE id % 2 = 0 AND status IN ('live', 'scheduled')`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	off := map[string]bool{}
+	for rows.Next() {
+		var s string
+		rows.Scan(&s)
+		off[s] = true
+	}
+	if len(off) < 5 {
+		t.Fatalf("fixture: only %d main-only listings", len(off))
+	}
+	return origin, off
+}
+
+var (
+	linkRE     = regexp.MustCompile(`(?:href|src|action)="([^"#]+)"|<loc>([^<]+)</loc>|<link[^>]*href="([^"]+)"`)
+	slugLinkRE = regexp.MustCompile(`/(?:listings|badges|og/listing)/([a-z0-9-]+)`)
+	slugJSONRE = regexp.MustCompile(`"slug":\s*"([a-z0-9-]+)"`)
+)
+
+// leaks names the main-only slugs body links to or carries as a slug.
+func leaks(body string, off map[string]bool) []string {
+	var out []string
+	for _, re := range []*regexp.Regexp{slugLinkRE, slugJSONRE} {
+		for _, m := range re.FindAllStringSubmatch(body, -1) {
+			s := strings.TrimSuffix(strings.TrimSuffix(m[1], ".svg"), ".png")
+			if off[s] {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// TestAttackCrawlSecondSite crawls every page, feed, sitemap part and API
+// list devtools links to (and a set of direct doors) and fails on any
+// main-only listing named there.
+func TestAttackCrawlSecondSite(t *testing.T) {
+	e := newEnv(t)
+	mcp.Mount(e.Routes, e.App)
+	dev, off := halfSite(t, e)
+	// (The weekly digest is main's; finding 1 in sites_findings_test.go.)
+	b := newBrowser(t, e)
+	seeds := []string{"/", "/launches", "/launches/this", "/launches/last", "/categories", "/leaderboards", "/awards", "/founders",
+		"/blog", "/search?q=a", "/search?q=e", "/compare", "/feeds/launches.atom", "/feeds/blog.atom", "/sitemap.xml", "/llms.txt",
+		"/api/v1/listings?per_page=100", "/api/v1/launches", "/api/v1/launches?section=upcoming", "/api/v1/launches?section=this-week",
+		"/api/v1/launches?section=last-week", "/api/v1/awards", "/api/v1/founders", "/api/v1/categories", "/api/v1/listings?q=a&per_page=100",
+		"/api/v1/listings?sort=votes&per_page=100", "/api/v1/listings?sort=trending&per_page=100", "/api/v1/listings?sort=newest&per_page=100",
+		"/api/v1/leaderboards/all-time", "/api/v1/leaderboards/weekly", "/api/v1/leaderboards/monthly", "/api/v1/leaderboards/trending", "/api/v1/blog"}
+	for s := range off { // a main-only listing named directly on devtools' doors
+		for _, p := range []string{"/compare?slugs=" + s, "/api/v1/compare?slugs=" + s, "/listings/" + s + "/reviews", "/listings/" + s + "/alternatives",
+			"/api/v1/listings/" + s + "/comments", "/api/v1/listings/" + s + "/alternatives"} {
+			seeds = append(seeds, p)
+		}
+		break
+	}
+	seen := map[string]bool{}
+	queue := append([]string(nil), seeds...)
+	devURL, _ := url.Parse(dev)
+	found := map[string][]string{}
+	for len(queue) > 0 && len(seen) < 5000 {
+		p := queue[0]
+		queue = queue[1:]
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		a := b.get(dev + p)
+		if a.status >= 500 {
+			t.Errorf("devtools %s: %d", p, a.status)
+		}
+		if p == "/api/v1/openapi.json" { // its examples are fixed text, not data
+			continue
+		}
+		if l := leaks(a.body, off); len(l) > 0 && !(a.status == 404 && strings.Contains(p, "/"+l[0]+"/")) && !strings.HasPrefix(p, "/digests/") {
+			found[p] = append(l, "status "+strconv.Itoa(a.status))
+		}
+		ct := a.header.Get("Content-Type")
+		if !strings.Contains(ct, "html") && !strings.Contains(ct, "xml") && !strings.Contains(ct, "json") && !strings.Contains(ct, "text/plain") {
+			continue
+		}
+		for _, m := range linkRE.FindAllStringSubmatch(a.body, -1) {
+			raw := m[1] + m[2] + m[3]
+			u, err := devURL.Parse(strings.ReplaceAll(raw, "&amp;", "&"))
+			if err != nil || u.Host != devURL.Host {
+				continue
+			}
+			q := u.RequestURI()
+			if strings.HasPrefix(q, "/static/") || strings.HasPrefix(q, "/media/") || strings.HasPrefix(q, "/signout") ||
+				strings.HasPrefix(q, "/og/") || strings.HasSuffix(q, ".svg") || strings.HasPrefix(q, "/signin/handoff") {
+				continue
+			}
+			if !seen[q] {
+				queue = append(queue, q)
+			}
+		}
+	}
+	t.Logf("crawled %d devtools addresses", len(seen))
+	for p, l := range found {
+		t.Errorf("devtools %s names main-only listings %v", p, l)
+	}
+}
+
+// mcpCall posts one JSON-RPC request to origin's /mcp and returns the body.
+func (b *browser) mcpCall(origin, body string) (int, string) {
+	b.t.Helper()
+	req, _ := http.NewRequest("POST", origin+"/mcp", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2025-06-18")
+	resp, err := b.c.Do(req)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(raw)
+}
+
+// TestAttackMCPSecondSite: MCP tools, resources and completions on
+// devtools never name a main-only listing; naming one is not found.
+func TestAttackMCPSecondSite(t *testing.T) {
+	e := newEnv(t)
+	mcp.Mount(e.Routes, e.App)
+	dev, off := halfSite(t, e)
+	var one string
+	for s := range off {
+		one = s
+		break
+	}
+	b := newBrowser(t, e)
+	calls := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"resources/list","params":{}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"launchdir://listings/` + one + `"}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"completion/complete","params":{"ref":{"type":"ref/resource","uri":"launchdir://listings/{slug}"},"argument":{"name":"slug","value":""}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_listing","arguments":{"slug":"` + one + `"}}}`,
+		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"search_listings","arguments":{"per_page":100}}}`,
+		`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"search_listings","arguments":{"q":"` + one[:3] + `","per_page":100}}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"list_launches","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"compare_listings","arguments":{"slugs":["` + one + `"]}}}`,
+		`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"get_alternatives","arguments":{"slug":"` + one + `"}}}`,
+		`{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"list_comments","arguments":{"slug":"` + one + `"}}}`,
+	}
+	for _, c := range calls {
+		st, body := b.mcpCall(dev, c)
+		if st != 200 {
+			t.Errorf("devtools MCP %s: %d %.200s", c, st, body)
+			continue
+		}
+		notFound := strings.Contains(strings.ToLower(body), "not found") || strings.Contains(body, `"isError":true`)
+		if l := leaks(body, off); len(l) > 0 && !(notFound && allAre(l, one)) {
+			t.Errorf("devtools MCP %.90s names main-only listings %v: %.300s", c, l, body)
+		}
+	}
+	if _, body := b.mcpCall(dev, calls[4]); !strings.Contains(body, `slug`) {
+		t.Errorf("devtools search_listings finds nothing: %.300s", body)
+	}
+	// The same calls on main do name it (the test can fail).
+	if _, body := b.mcpCall(e.URL, calls[3]); len(leaks(body, off)) == 0 {
+		t.Errorf("main's get_listing lacks %s: %.300s", one, body)
+	}
+}
+
+func allAre(l []string, s string) bool {
+	for _, x := range l {
+		if x != s {
+			return false
+		}
+	}
+	return true
+}
