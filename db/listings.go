@@ -332,6 +332,11 @@ const liveOnly = "l.status = 'live'"
 // the documents FTS5 records for the term (all statuses) scaled by the
 // share of listings that are live. Two index reads, whatever the size.
 func (d *DB) termEstimate(ctx context.Context, fts string) (int, error) {
+	if SiteOf(ctx) != MainSite {
+		// The vocabulary counts the whole network's documents, not a
+		// site's: no estimate there (the total stays countCap, "at least").
+		return 0, nil
+	}
 	var docs int
 	err := d.Prepared(d.R).QueryRowContext(ctx, `SELECT coalesce(sum(doc), 0) FROM listings_vocab WHERE term = ?`, strings.Trim(fts, `"`)).Scan(&docs)
 	if err != nil {
