@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"launchdir/app/digest"
+	"launchdir/app/kernel"
 	"launchdir/ops"
 	"launchdir/routes"
 
@@ -34,9 +35,18 @@ func (s *Site) mountDigest(srv *routes.Server) {
 	// One-click unsubscribe (RFC 8058) is a cross-site POST by the mail
 	// client; the secret in the path authorises it.
 	cop.AddInsecureBypassPattern("POST /digest/unsubscribe/{token}")
-	get := func(path string, h httprouter.Handle) { srv.Handle(http.MethodGet, path, s.pageHandler(h)) }
+	get := func(path string, h httprouter.Handle) {
+		srv.Handle(http.MethodGet, path, s.pageHandler(func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+			if !s.toMainDigest(w, r) {
+				h(w, r, ps)
+			}
+		}))
+	}
 	post := func(path string, h httprouter.Handle, token bool) {
 		srv.Handle(http.MethodPost, path, cop.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if s.toMainDigest(w, r) {
+				return
+			}
 			if token && !s.tokenOK(r) {
 				s.forbidden(w, r, "The form's security token is missing or expired. Go back, reload the page and try again.")
 				return
@@ -51,6 +61,19 @@ func (s *Site) mountDigest(srv *routes.Server) {
 	post("/digest/confirm/:token", s.digestConfirm, true)
 	get("/digest/unsubscribe/:token", s.digestUnsubscribePage)
 	post("/digest/unsubscribe/:token", s.digestUnsubscribe, false)
+}
+
+// toMainDigest sends a request for the digest on another site than main
+// to main's address, reporting whether it did: the digest is the
+// network's (built from main's ranks and links), so another site's host
+// must not show it as its own, with listings it does not show.
+func (s *Site) toMainDigest(w http.ResponseWriter, r *http.Request) bool {
+	if s.App.SiteKey(r.Context()) == kernel.MainSite {
+		return false
+	}
+	main, _ := s.App.SiteByKey(r.Context(), kernel.MainSite)
+	http.Redirect(w, r, main.Origin+r.URL.Path, http.StatusSeeOther)
+	return true
 }
 
 func (s *Site) renderDigest(w http.ResponseWriter, r *http.Request, name, title string, status int, d *digestData) {

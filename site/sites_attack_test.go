@@ -1,6 +1,7 @@
 package site_test
 
 import (
+	"context"
 	"io"
 	"net"
 	"net/http"
@@ -203,4 +204,33 @@ func allAre(l []string, s string) bool {
 		}
 	}
 	return true
+}
+
+// Finding (issue 24 review), fixed: the weekly digest is main's (its
+// ranks, its links), but devtools' host showed its archive and issues as
+// its own, naming listings devtools does not show. Now every digest
+// address on devtools goes to main's.
+func TestAttackDigestOnSecondSite(t *testing.T) {
+	e := newEnv(t)
+	dev, off := halfSite(t, e)
+	if err := e.App.Digest.SendDue(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var week string
+	if err := e.DB.R.QueryRow(`SELECT week FROM digests`).Scan(&week); err != nil {
+		t.Fatal(err)
+	}
+	b := newBrowser(t, e)
+	if a := b.get(e.URL + "/digests/" + week); a.status != 200 || len(leaks(a.body, off)) == 0 {
+		t.Fatalf("main's digest %s: %d (names main-only listings: %v)", week, a.status, leaks(a.body, off))
+	}
+	for _, p := range []string{"/digests", "/digests/" + week, "/digest/confirm/x", "/digest/unsubscribe/x"} {
+		a := b.get(dev + p)
+		if a.status != 303 || a.header.Get("Location") != e.URL+p || len(leaks(a.body, off)) > 0 {
+			t.Errorf("devtools %s: %d %q %v", p, a.status, a.header.Get("Location"), leaks(a.body, off))
+		}
+	}
+	if a := b.do("POST", dev+"/digests", url.Values{"email": {"x@example.com"}}, "Origin", dev); a.status != 303 || a.header.Get("Location") != e.URL+"/digests" {
+		t.Errorf("devtools subscribe: %d %q", a.status, a.header.Get("Location"))
+	}
 }
