@@ -56,6 +56,12 @@ func openListing(ctx context.Context, q kernel.Querier, slug string) (*commentLi
 	var l commentListing
 	err := q.QueryRowContext(ctx, `SELECT id, name, slug, status, coalesce(launch_week,'') FROM listings
 		WHERE slug = ? AND status IN ('live','scheduled')`, slug).Scan(&l.ID, &l.Name, &l.Slug, &l.Status, &l.LaunchWk)
+	if err == nil {
+		var shown bool
+		if shown, err = kernel.ShownHere(ctx, q, l.ID); err == nil && !shown {
+			err = sql.ErrNoRows
+		}
+	}
 	if err != nil {
 		return nil, kernel.WithField(kernel.NotFound(err, "listing "+slug), "slug")
 	}

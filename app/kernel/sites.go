@@ -288,3 +288,18 @@ func WholeNetwork(ctx context.Context) context.Context { return db.WithSite(ctx,
 // listings, calendar, votes), undoing WholeNetwork: for a site's calendar
 // read inside a signed-in area.
 func SiteView(ctx context.Context) context.Context { return db.WithSite(ctx, CtxSiteKey(ctx)) }
+
+// ShownHere reports whether the listing is shown on the site ctx is for
+// (main shows every listing). A write on a site's host about a listing the
+// site does not show (a comment, a follow, a review) is "not found" there,
+// as its reads are; the signed-in operations' whole-network reads do not
+// change that. q may be a write transaction.
+func ShownHere(ctx context.Context, q Querier, listingID int64) (bool, error) {
+	site := CtxSiteKey(ctx)
+	if site == MainSite {
+		return true, nil
+	}
+	var on bool
+	err := q.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM main.listing_sites WHERE site_key = ? AND listing_id = ?)`, site, listingID).Scan(&on)
+	return on, err
+}

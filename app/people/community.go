@@ -47,6 +47,12 @@ func (a *Service) actionListing(ctx context.Context, q kernel.Querier, slug, act
 	if err != nil {
 		return nil, err
 	}
+	if shown, err := kernel.ShownHere(ctx, q, l.ID); err != nil || !shown {
+		if err == nil {
+			err = ops.NotFound("listing " + slug)
+		}
+		return nil, err
+	}
 	if l.Status == "scheduled" {
 		return nil, ops.Invalid("listing", "%s launches in the week of %s: %s opens then", l.Name, l.LaunchWeek, action)
 	}
