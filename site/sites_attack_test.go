@@ -248,3 +248,60 @@ func TestAttackDigestOnSecondSite(t *testing.T) {
 		t.Errorf("devtools subscribe: %d %q", a.status, a.header.Get("Location"))
 	}
 }
+
+// Finding (issue 24 review), fixed: signed in on devtools, a person could
+// follow, review or comment on a listing devtools does not show by
+// posting its form there (the signed-in whole-network reads found it).
+// Every such form is 404 on devtools now; the vote always was.
+func TestAttackFormsForAListingNotOnSite(t *testing.T) {
+	e := peopleEnv(t)
+	dev := devtoolsSite(t, e)
+	only := mainOnly(t, e)
+	signUp(t, e, "ann@example.com")
+	b := newBrowser(t, e)
+	b.signIn(e.URL, "ann@example.com")
+	if r := b.get(b.toComplete(dev, "/")); r.status != 303 || !b.signedInOn(dev+"/") {
+		t.Fatalf("handoff: %d", r.status)
+	}
+	slug := firstSlug(t, e, "/api/v1/launches?section=this-week")
+	m := csrfValue.FindStringSubmatch(b.get(dev + "/listings/" + slug).body)
+	if m == nil {
+		t.Fatal("no form on devtools' listing page")
+	}
+	before := writesOn(t, e, only)
+	forms := map[string]url.Values{
+		"vote":    {"csrf": {m[1]}},
+		"follow":  {"csrf": {m[1]}},
+		"review":  {"csrf": {m[1]}, "stars": {"5"}, "body": {"Works well for our whole team every day."}},
+		"comment": {"csrf": {m[1]}, "body": {"A comment posted through the other site."}},
+	}
+	for action, form := range forms {
+		path := "/listings/" + only + "/" + action
+		if action == "comment" {
+			path = "/listings/" + only + "/comments"
+		}
+		r := b.do("POST", dev+path, form, "Origin", dev)
+		if r.status != 404 && r.status != 405 {
+			t.Errorf("devtools POST %s: %d %.200s", path, r.status, r.body)
+		}
+	}
+	if after := writesOn(t, e, only); after != before {
+		t.Errorf("written through devtools on %s: follows, reviews, comments %v -> %v", only, before, after)
+	}
+	// The same follow on a listing devtools shows works (the test can fail).
+	if r := b.do("POST", dev+"/listings/"+slug+"/follow", url.Values{"csrf": {m[1]}}, "Origin", dev); r.status != 303 {
+		t.Errorf("follow %s on devtools: %d %.200s", slug, r.status, r.body)
+	}
+}
+
+// writesOn counts the follows, reviews and comments of the listing slug.
+func writesOn(t *testing.T, e *apitest.Env, slug string) [3]int {
+	t.Helper()
+	var n [3]int
+	if err := e.DB.R.QueryRow(`SELECT (SELECT count(*) FROM follows f JOIN listings l ON l.id = f.listing_id WHERE l.slug = ?1),
+		(SELECT count(*) FROM reviews r JOIN listings l ON l.id = r.listing_id WHERE l.slug = ?1),
+		(SELECT count(*) FROM comments c JOIN listings l ON l.id = c.listing_id WHERE l.slug = ?1)`, slug).Scan(&n[0], &n[1], &n[2]); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
