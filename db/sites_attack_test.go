@@ -106,3 +106,29 @@ func TestAttackSiteSearchEstimate(t *testing.T) {
 		t.Fatalf("main: %+v %v", tot, err)
 	}
 }
+
+// Finding (issue 24 review), fixed: the read pool's statement cache is
+// main's (a site's reads are never prepared), but the statements a main
+// read transaction asked for are prepared after it by whichever read
+// transaction ends next — on a site's context that prepared main's text
+// over the site's views, and main's next read on that connection saw the
+// site's listings. Here a main read transaction's wanted statement is
+// prepared at the end of a dev read transaction, then main reads it.
+func TestAttackStatementCacheAcrossSites(t *testing.T) {
+	d, ctx := siteFixture(t, 10, "alpha")
+	d.R.SetMaxOpenConns(1) // one connection: main's read runs where the statement was prepared
+	const q = `SELECT count(*) FROM listings WHERE status = 'live'`
+	d.rstmts.want(q) // a main read transaction ran q unprepared and is finishing
+	var n int
+	if err := d.ReadTx(ctx, func(rq Queries) error { return rq.QueryRowContext(ctx, `SELECT 1`).Scan(&n) }); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if err := d.Prepared(d.R).QueryRowContext(context.Background(), q).Scan(&n); err != nil || n != 10 {
+			t.Fatalf("main after a dev read transaction prepared its statement: %d %v, want 10", n, err)
+		}
+	}
+	if err := d.R.QueryRowContext(ctx, q).Scan(&n); err != nil || n != 5 {
+		t.Fatalf("dev: %d %v, want 5", n, err)
+	}
+}

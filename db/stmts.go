@@ -54,7 +54,11 @@ func (c *stmtCache) prepare(ctx context.Context, pool *sql.DB, query string) *sq
 	if full {
 		return nil
 	}
-	s, err := pool.PrepareContext(ctx, query)
+	// The cache is main's text (Querier.stmt never asks for another
+	// site's): prepare it as main's whatever site the caller reads for —
+	// prepareWanted runs at the end of any read transaction, a site's too,
+	// and a read connection would otherwise prepare the site's views.
+	s, err := pool.PrepareContext(WithSite(ctx, MainSite), query)
 	if err != nil {
 		return nil // the caller runs it unprepared and sees the error there
 	}
