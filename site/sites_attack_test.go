@@ -35,7 +35,7 @@ func siteOver(t *testing.T, e *apitest.Env, cond string) (string, map[string]boo
 	origin := "http://devtools.localhost:" + port
 	addSite(t, e, "devtools", origin, map[string]string{"site_name": "DevTools Hunt", "accent_color": "#0f766e"})
 	if _, err := e.DB.W.Exec(`INSERT INTO listing_sites(site_key, listing_id, added_at)
-		SELECT 'devtools', id, '2026-01-01T00:00:00Z' FROM listings WHERE `+cond); err != nil {
+		SELECT 'devtools', id, '2026-01-01T00:00:00Z' FROM listings WHERE ` + cond); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := e.DB.R.Query(`SELECT slug FROM listings WHERE NOT (` + cond + `) AND status IN ('live', 'scheduled')`)
