@@ -228,3 +228,41 @@ func TestAttackSiteOperationsNonAdmin(t *testing.T) {
 		t.Fatalf("devtools changed: %s", r.Body)
 	}
 }
+
+// A site cannot claim main's address or a malformed one (finding, fixed: a
+// port past 65535 was accepted, making a site no browser can reach): the origin and
+// the host names are checked against main's -base-url and against each
+// other, and odd schemes or hosts are refused naming the field.
+func TestAttackSiteAddressBounds(t *testing.T) {
+	e, key := sitesEnv(t)
+	mainHost := strings.TrimPrefix(e.URL, "http://")
+	cases := []struct {
+		name  string
+		body  map[string]any
+		field string
+	}{
+		{"main's origin", map[string]any{"key": "thief", "origin": e.URL}, "origin"},
+		{"main's host as an extra host", map[string]any{"key": "thief", "origin": "http://thief.test", "hosts": []string{mainHost}}, "hosts[0]"},
+		{"a javascript: origin", map[string]any{"key": "thief", "origin": "javascript:alert(1)"}, "origin"},
+		{"an ftp origin", map[string]any{"key": "thief", "origin": "ftp://thief.test"}, "origin"},
+		{"an origin with user info", map[string]any{"key": "thief", "origin": "http://user@thief.test"}, "origin"},
+		{"an origin with a query", map[string]any{"key": "thief", "origin": "http://thief.test?x=1"}, "origin"},
+		{"an origin with a bad port", map[string]any{"key": "thief", "origin": "http://thief.test:99999"}, "origin"},
+		{"a host with a space", map[string]any{"key": "thief", "origin": "http://thief.test", "hosts": []string{"a b.test"}}, "hosts[0]"},
+		{"a host with a path", map[string]any{"key": "thief", "origin": "http://thief.test", "hosts": []string{"a.test/x"}}, "hosts[0]"},
+		{"a host with a scheme", map[string]any{"key": "thief", "origin": "http://thief.test", "hosts": []string{"http://a.test"}}, "hosts[0]"},
+		{"an empty host", map[string]any{"key": "thief", "origin": "http://thief.test", "hosts": []string{""}}, "hosts[0]"},
+		{"a markup name", map[string]any{"key": "thief", "origin": "http://thief.test", "accent_color": "red;}body{x:y"}, "accent_color"},
+	}
+	for i, c := range cases {
+		c.body["key"] = fmt.Sprintf("thief%d", i)
+		r := e.Do("POST", "/api/v1/sites", c.body, key...)
+		if r.Status < 400 || r.Status >= 500 || !strings.Contains(string(r.Body), `"field":"`+c.field+`"`) {
+			t.Errorf("%s: %d %.300s", c.name, r.Status, r.Body)
+		}
+	}
+	// Main still answers on its host.
+	if r := e.Do("GET", "/api/v1/site", nil); !strings.Contains(string(r.Body), `"site_key":"main"`) {
+		t.Fatalf("main lost its host: %s", r.Body)
+	}
+}

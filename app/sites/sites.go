@@ -354,7 +354,7 @@ func (a *Service) check(ctx context.Context, in *Input, main bool) []ops.FieldEr
 		switch {
 		case main:
 			bad = append(bad, kernel.FieldErr("origin", "main's address is the server's -base-url flag"))
-		case len(o) > MaxOriginLen || !originRE.MatchString(o):
+		case len(o) > MaxOriginLen || !originRE.MatchString(o) || !portOK(strings.TrimPrefix(strings.TrimPrefix(o, "http://"), "https://")):
 			bad = append(bad, kernel.FieldErr("origin", "must be http(s)://host[:port], nothing after it"))
 		}
 	}
@@ -389,6 +389,17 @@ func (a *Service) check(ctx context.Context, in *Input, main bool) []ops.FieldEr
 	return bad
 }
 
+// portOK: a host[:port] whose port, if any, is one a browser can reach
+// (1..65535); the patterns allow five digits.
+func portOK(hostport string) bool {
+	i := strings.LastIndexByte(hostport, ':')
+	if i < 0 {
+		return true
+	}
+	n, err := strconv.Atoi(hostport[i+1:])
+	return err == nil && n >= 1 && n <= 65535
+}
+
 func checkHosts(hosts []string) []ops.FieldError {
 	var bad []ops.FieldError
 	if len(hosts) > MaxHosts {
@@ -400,7 +411,7 @@ func checkHosts(hosts []string) []ops.FieldError {
 		hosts[i] = h
 		field := fmt.Sprintf("hosts[%d]", i)
 		switch {
-		case len(h) == 0 || len(h) > MaxHostLen || !hostRE.MatchString(h):
+		case len(h) == 0 || len(h) > MaxHostLen || !hostRE.MatchString(h) || !portOK(h):
 			bad = append(bad, kernel.FieldErr(field, "must be a host name, optionally with :port (no scheme or path)"))
 		case seen[h]:
 			bad = append(bad, kernel.FieldErr(field, "is listed twice"))
