@@ -302,6 +302,19 @@ func TestAttackFormsForAListingNotOnSite(t *testing.T) {
 	if after := writesOn(t, e, only); after != before {
 		t.Errorf("written through devtools on %s: follows, reviews, comments %v -> %v", only, before, after)
 	}
+	// "Notify me at launch" on a scheduled listing devtools does not show.
+	var sched string
+	if err := e.DB.R.QueryRow(`SELECT slug FROM listings WHERE status = 'scheduled' AND id NOT IN (SELECT listing_id FROM listing_sites WHERE site_key = 'devtools') LIMIT 1`).Scan(&sched); err != nil {
+		t.Fatal(err)
+	}
+	if r := b.do("POST", dev+"/listings/"+sched+"/notify-me", url.Values{"csrf": {m[1]}}, "Origin", dev); r.status != 404 {
+		t.Errorf("devtools notify-me for %s: %d %.200s", sched, r.status, r.body)
+	}
+	var watchers int
+	e.DB.R.QueryRow(`SELECT count(*) FROM launch_watchers`).Scan(&watchers)
+	if watchers != 0 {
+		t.Errorf("devtools added %d launch watchers", watchers)
+	}
 	// The same follow on a listing devtools shows works (the test can fail).
 	if r := b.do("POST", dev+"/listings/"+slug+"/follow", url.Values{"csrf": {m[1]}}, "Origin", dev); r.status != 303 {
 		t.Errorf("follow %s on devtools: %d %.200s", slug, r.status, r.body)

@@ -45,6 +45,12 @@ func (a *Service) ToggleLaunchNotice(ctx context.Context, userID int64, slug str
 	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
 		var id int64
 		err := tx.QueryRowContext(ctx, `SELECT id FROM listings WHERE slug = ? AND status = 'scheduled'`, slug).Scan(&id)
+		if err == nil {
+			var shown bool
+			if shown, err = kernel.ShownHere(ctx, tx, id); err == nil && !shown {
+				err = sql.ErrNoRows
+			}
+		}
 		if err != nil {
 			return kernel.NotFound(err, "upcoming listing "+slug)
 		}
