@@ -98,7 +98,7 @@ func crawlSecondSite(t *testing.T, cond string) {
 		"/api/v1/listings?sort=votes&per_page=100", "/api/v1/listings?sort=trending&per_page=100", "/api/v1/listings?sort=newest&per_page=100",
 		"/api/v1/leaderboards/all-time", "/api/v1/leaderboards/weekly", "/api/v1/leaderboards/monthly", "/api/v1/leaderboards/trending", "/api/v1/blog"}
 	for s := range off { // a main-only listing named directly on devtools' doors
-		for _, p := range []string{"/compare?slugs=" + s, "/api/v1/compare?slugs=" + s, "/listings/" + s + "/reviews", "/listings/" + s + "/alternatives",
+		for _, p := range []string{"/compare?a=" + s + "&b=" + s, "/api/v1/compare?a=" + s + "&b=" + s, "/listings/" + s + "/reviews", "/listings/" + s + "/alternatives",
 			"/api/v1/listings/" + s + "/comments", "/api/v1/listings/" + s + "/alternatives"} {
 			seeds = append(seeds, p)
 		}
