@@ -138,6 +138,7 @@ func (s *siteShape) viewsFor(key string) string {
 		`launches AS (SELECT week, listing_id, votes, relaunch FROM main.site_launches WHERE site_key = ` + k + `)`,
 		`awards AS (SELECT week, rank, listing_id, votes FROM main.site_awards WHERE site_key = ` + k + `)`,
 		`week_capacity AS (SELECT week, free_capacity FROM main.site_week_capacity WHERE site_key = ` + k + `)`,
+		`featured_slots AS (SELECT listing_id, week, order_id FROM main.site_featured_slots WHERE site_key = ` + k + `)`,
 	}
 	for _, t := range s.shadowEmpty {
 		parts = append(parts, t+` AS (SELECT * FROM main.`+t+` WHERE 0)`)

@@ -24,6 +24,13 @@ import (
 //	relaunch         a launches row for the booked week; the listing stays live
 //	                 and keeps its first launch week (and that week's place)
 //	billboard_min    billboard_contributions row, listings.billboard_cents += amount
+//
+// Placements go to the site the order was bought on (orders.site_key, not
+// the site of the request that confirms the payment, which may be a
+// provider's webhook): a featured slot or a relaunch bought on another site
+// than main is that site's (site_featured_slots, site_launches). The plan
+// a launch buys (paid listing features, going live) and billboard money are
+// the listing's, on every site.
 //	trophy_cabinet   story/milestones/media unlocked
 //	ai_review, done_for_you, trophy_plaque and any other product: a team_tasks row
 //
@@ -60,6 +67,9 @@ func (a *Service) applyEffects(ctx context.Context, tx *sql.Tx, orderID int64) e
 	}
 	now := a.Now().UTC()
 	e := effects{a: a, ctx: ctx, tx: tx, orderID: orderID, now: now.Format(time.RFC3339), thisWeek: kernel.WeekOf(now)}
+	if err := tx.QueryRowContext(ctx, `SELECT site_key FROM orders WHERE id = ?`, orderID).Scan(&e.site); err != nil {
+		return err
+	}
 	// Launches first: extra categories need the paid plan a launch in the
 	// same order gives.
 	sort.SliceStable(lines, func(i, j int) bool {
@@ -114,6 +124,7 @@ type effects struct {
 	orderID  int64
 	now      string
 	thisWeek string
+	site     string // the site the order was bought on
 }
 
 func (e *effects) exec(q string, args ...any) error {
@@ -158,6 +169,14 @@ func (e *effects) relaunch(listing int64, week string) error {
 	if week < e.thisWeek {
 		week = e.thisWeek
 	}
+	if e.site != kernel.MainSite {
+		if err := e.exec(`INSERT INTO site_launches(site_key, week, listing_id, votes, relaunch) VALUES(?1, ?2, ?3,
+			coalesce((SELECT votes FROM site_weekly_votes WHERE site_key = ?1 AND week = ?2 AND listing_id = ?3), 0), 1)
+			ON CONFLICT(site_key, week, listing_id) DO UPDATE SET relaunch = 1`, e.site, week, listing); err != nil {
+			return err
+		}
+		return e.exec(`UPDATE listings SET updated_at = ? WHERE id = ?`, e.now, listing)
+	}
 	if err := e.exec(`INSERT INTO launches(week, listing_id, votes, relaunch) VALUES(?1, ?2,
 		coalesce((SELECT votes FROM weekly_votes WHERE week = ?1 AND listing_id = ?2), 0), 1)
 		ON CONFLICT(week, listing_id) DO UPDATE SET relaunch = 1`, week, listing); err != nil {
@@ -170,6 +189,9 @@ func (e *effects) relaunch(listing int64, week string) error {
 }
 
 func (e *effects) featured(listing int64, week string) error {
+	if e.site != kernel.MainSite {
+		return e.exec(`INSERT OR IGNORE INTO site_featured_slots(site_key, listing_id, week, order_id) VALUES(?,?,?,?)`, e.site, listing, week, e.orderID)
+	}
 	return e.exec(`INSERT OR IGNORE INTO featured_slots(listing_id, week, order_id) VALUES(?,?,?)`, listing, week, e.orderID)
 }
 

@@ -262,11 +262,11 @@ func (a *Service) insertOrder(ctx context.Context, tx *sql.Tx, userID int64, q *
 	now := a.Now().UTC()
 	token = randomToken()
 	res, err := tx.ExecContext(ctx, `INSERT INTO orders(number, user_id, status, currency, subtotal_cents, discount_cents, vat_cents, total_cents,
-		vat_rate, vat_note, billing_country, vat_number, promo_code, provider, checkout_token, created_at, updated_at, expires_at)
-		VALUES(?,?,'pending',?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		vat_rate, vat_note, billing_country, vat_number, promo_code, provider, checkout_token, created_at, updated_at, expires_at, site_key)
+		VALUES(?,?,'pending',?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		"new-"+token, userID, q.Currency, q.SubtotalCents, q.DiscountCents, q.VATCents, q.TotalCents,
 		q.VAT.Rate, q.VAT.Note, q.VAT.Country, q.VAT.VATNumber, q.promoCode(), provider, token,
-		now.Format(time.RFC3339), now.Format(time.RFC3339), now.Add(OrderTTL).Format(time.RFC3339))
+		now.Format(time.RFC3339), now.Format(time.RFC3339), now.Add(OrderTTL).Format(time.RFC3339), kernel.CtxSiteKey(ctx))
 	if err != nil {
 		return "", "", err
 	}

@@ -198,6 +198,15 @@ func (a *Service) priceOrder(ctx context.Context, q kernel.RowsQuerier, userID i
 				}
 				return nil, err
 			}
+			// A site sells placements only for the listings it shows: what
+			// is bought here is placed here, at this site's price.
+			if shown, err := kernel.ShownHere(ctx, q, it.ListingID); err != nil {
+				return nil, err
+			} else if !shown {
+				f := fmt.Sprintf("items[%d].listing_id", i)
+				return nil, &ops.Error{Code: ops.CodeNotFound, Detail: f + ": this site does not show that listing",
+					Fields: []ops.FieldError{kernel.FieldErr(f, "this site does not show that listing; choose this site for it first, or order on a site that shows it")}}
+			}
 			if err := a.mayRelaunch(ctx, q, userID, it, i); err != nil {
 				return nil, err
 			}
@@ -216,7 +225,7 @@ func (a *Service) priceOrder(ctx context.Context, q kernel.RowsQuerier, userID i
 	for _, w := range weeks {
 		weekSet[w] = true
 	}
-	usage, err := weekUsage(ctx, q, weeks)
+	usage, err := weekUsage(ctx, q, kernel.CtxSiteKey(ctx), weeks)
 	if err != nil {
 		return nil, err
 	}
@@ -310,7 +319,7 @@ func (a *Service) priceOrder(ctx context.Context, q kernel.RowsQuerier, userID i
 			case prod.Code == "launch_bundle" && li.Status == "live":
 				bad(".product", "the listing is already live; use launch (upgrade) with featured, or relaunch")
 			}
-			if number, err := pendingBooking(ctx, q, li.ID, launchProducts, nil); err != nil {
+			if number, err := pendingBooking(ctx, q, "", li.ID, launchProducts, nil); err != nil {
 				return nil, err
 			} else if number != "" {
 				bad(".product", "unpaid order %s already launches this listing; pay it or let it expire", number)
@@ -326,13 +335,13 @@ func (a *Service) priceOrder(ctx context.Context, q kernel.RowsQuerier, userID i
 				bad(".week", "items[%d] already features this listing in %s", j, *line.Week)
 			} else {
 				featuredSeen[key] = i
-				if number, err := pendingBooking(ctx, q, li.ID, featuredProducts, line.Week); err != nil {
+				if number, err := pendingBooking(ctx, q, kernel.CtxSiteKey(ctx), li.ID, featuredProducts, line.Week); err != nil {
 					return nil, err
 				} else if number != "" {
 					bad(".week", "unpaid order %s already features this listing in %s; pay it or let it expire", number, *line.Week)
 				}
 				var one int
-				err := q.QueryRowContext(ctx, `SELECT 1 FROM featured_slots WHERE listing_id = ? AND week = ?`, li.ID, *line.Week).Scan(&one)
+				err := q.QueryRowContext(ctx, featuredSlotSQL(kernel.CtxSiteKey(ctx)), li.ID, *line.Week, kernel.CtxSiteKey(ctx)).Scan(&one)
 				if err == nil {
 					bad(".week", "the listing is already featured in %s", *line.Week)
 				} else if !db.IsNoRows(err) {
@@ -560,10 +569,10 @@ var (
 // pendingBooking finds an unpaid order that already books one of products
 // for the listing (in week, when given): a second order for the same
 // launch or slot would be paid twice and hold capacity twice.
-func pendingBooking(ctx context.Context, q kernel.Querier, listingID int64, products []string, week *string) (string, error) {
+func pendingBooking(ctx context.Context, q kernel.Querier, site string, listingID int64, products []string, week *string) (string, error) {
 	var number string
 	marks := strings.TrimSuffix(strings.Repeat("?,", len(products)), ",")
-	args := []any{listingID}
+	args := []any{site, listingID} // site "": any site (a launch is the listing's, on every site)
 	for _, p := range products {
 		args = append(args, p)
 	}
@@ -572,9 +581,18 @@ func pendingBooking(ctx context.Context, q kernel.Querier, listingID int64, prod
 		cond, args = " AND ol.week = ?", append(args, *week)
 	}
 	err := q.QueryRowContext(ctx, `SELECT o.number FROM order_lines ol JOIN orders o ON o.id = ol.order_id
-		WHERE o.status = 'pending' AND ol.listing_id = ? AND ol.product IN (`+marks+`)`+cond+` ORDER BY o.id LIMIT 1`, args...).Scan(&number)
+		WHERE o.status = 'pending' AND ?1 IN ('', o.site_key) AND ol.listing_id = ? AND ol.product IN (`+marks+`)`+cond+` ORDER BY o.id LIMIT 1`, args...).Scan(&number)
 	if db.IsNoRows(err) {
 		return "", nil
 	}
 	return number, err
+}
+
+// featuredSlotSQL asks whether a listing holds a featured slot in a week on
+// a site (args: listing, week, site).
+func featuredSlotSQL(site string) string {
+	if site != kernel.MainSite {
+		return `SELECT 1 FROM site_featured_slots WHERE listing_id = ?1 AND week = ?2 AND site_key = ?3`
+	}
+	return `SELECT 1 FROM featured_slots WHERE listing_id = ?1 AND week = ?2 AND ?3 = 'main'`
 }

@@ -134,17 +134,19 @@ func (a *Service) bookableWeeks(ctx context.Context) []string {
 
 // weekUsage counts, per product and week, the lines of pending and paid
 // orders (capacity is reserved while an order waits for payment).
-func weekUsage(ctx context.Context, q kernel.RowsQuerier, weeks []string) (map[string]map[string]int64, error) {
+// weekUsage counts the booked lines per product and week on one site (a
+// site's capacity is its own).
+func weekUsage(ctx context.Context, q kernel.RowsQuerier, site string, weeks []string) (map[string]map[string]int64, error) {
 	out := map[string]map[string]int64{}
 	if len(weeks) == 0 {
 		return out, nil
 	}
-	args := make([]any, len(weeks))
-	for i, w := range weeks {
-		args[i] = w
+	args := []any{site}
+	for _, w := range weeks {
+		args = append(args, w)
 	}
 	rows, err := q.QueryContext(ctx, `SELECT l.product, l.week, count(*) FROM order_lines l JOIN orders o ON o.id = l.order_id
-		WHERE o.status IN ('pending','paid') AND l.week IN (?`+strings.Repeat(",?", len(weeks)-1)+`)
+		WHERE o.status IN ('pending','paid') AND o.site_key = ? AND l.week IN (?`+strings.Repeat(",?", len(weeks)-1)+`)
 		GROUP BY l.product, l.week`, args...)
 	if err != nil {
 		return nil, err
@@ -244,7 +246,7 @@ func (a *Service) listProducts(ctx context.Context, in *ops.Input) (any, error) 
 		return nil, err
 	}
 	weeks := a.bookableWeeks(ctx)
-	usage, err := weekUsage(ctx, a.DB.R, weeks)
+	usage, err := weekUsage(ctx, a.DB.R, kernel.CtxSiteKey(ctx), weeks)
 	if err != nil {
 		return nil, err
 	}
