@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"time"
-
-	"launchdir/db"
 )
 
 // Webhook events. A change that integrations can subscribe to calls
@@ -41,7 +39,7 @@ type Event struct {
 // ListingRef is how events name a listing.
 func (a *Kernel) ListingRef(ctx context.Context, q Querier, listingID int64) map[string]any {
 	var slug, name, status string
-	q.QueryRowContext(ctx, `SELECT slug, name, status FROM listings WHERE id = `+db.IntArg, listingID).Scan(&slug, &name, &status)
+	q.QueryRowContext(ctx, `SELECT slug, name, status FROM listings WHERE id = ?`, listingID).Scan(&slug, &name, &status)
 	return map[string]any{"id": listingID, "slug": slug, "name": name, "status": status, "url": a.ListingURL(slug)}
 }
 
