@@ -3,6 +3,7 @@ package routes_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -308,6 +309,7 @@ func TestVotesAndRanksPerSite(t *testing.T) {
 
 func TestPricesAndCapacityPerSite(t *testing.T) {
 	e, key := sitesEnv(t)
+	putOnDevtools(t, e, key, 6) // a site sells only for the listings it shows
 	order := apitest.Order(apitest.OrderItem("launch", "listing_id", 6, "week", "2026-12-07"))
 	quote := func(host string) float64 {
 		r := e.Do("POST", "/api/v1/orders/quote", order, append([]string{"Host", host}, key...)...)
@@ -399,6 +401,7 @@ func TestPublicReadsShowOnlyTheSitesListings(t *testing.T) {
 // settings page's function on a site's host writes that site's settings.
 func TestPromoSitesAndSettingsPerSite(t *testing.T) {
 	e, key := sitesEnv(t)
+	putOnDevtools(t, e, key, 6) // a site sells only for the listings it shows
 	ctx := context.Background()
 	if err := e.App.Admin.AdminCreatePromo(ctx, 1, commerce.PromoCode{Code: "DEV10", Kind: "percent", Value: 10, Sites: []string{"devtools"}}); err != nil {
 		t.Fatal(err)
@@ -493,5 +496,13 @@ func TestLaunchWeeksPerSite(t *testing.T) {
 	}
 	if main[0].FreeBooked != 1 || main[0].FreeCapacity != 2 || main[1].FreeCapacity != 2 || main[1].Overridden {
 		t.Errorf("main's weeks: %+v", main)
+	}
+}
+
+// putOnDevtools puts one of the owner's listings on devtools.
+func putOnDevtools(t *testing.T, e *apitest.Env, key []string, id int) {
+	t.Helper()
+	if r := e.Do("PUT", fmt.Sprintf("/api/v1/me/listings/%d/sites", id), map[string]any{"sites": []string{"devtools"}}, key...); r.Status != 200 {
+		t.Fatalf("put listing %d on devtools: %d %s", id, r.Status, r.Body)
 	}
 }
