@@ -11,6 +11,7 @@ import (
 	"launchdir/app"
 	"launchdir/app/commerce"
 	"launchdir/app/kernel"
+	"launchdir/testsite"
 )
 
 const devHost = "devtools.test"
@@ -426,5 +427,71 @@ func TestPromoSitesAndSettingsPerSite(t *testing.T) {
 	}
 	if got, weeks := e.App.SiteName(ctx), e.App.FreeQueueWeeks(ctx); got != "Test Directory" || weeks != 4 {
 		t.Errorf("main changed: %q %d", got, weeks)
+	}
+}
+
+// A draft submitted on devtools' host is put on devtools when its
+// categories fit the site's, and only then; on main's host on no other site.
+func TestDraftSubmittedOnASitesHost(t *testing.T) {
+	e := newDraftEnv(t)
+	e.DB.W.Exec(`UPDATE users SET is_admin = 1 WHERE email = 'owner@example.com'`)
+	if r := e.Do("POST", "/api/v1/sites", map[string]any{"key": "devtools", "origin": "http://" + devHost, "categories": []string{"developer-tools"}}, e.owner...); r.Status != 201 {
+		t.Fatal(r.Status, string(r.Body))
+	}
+	site := testsite.Serve(t, "acme-analytics", nil)
+	submit := func(category string, host ...string) int64 {
+		t.Helper()
+		id := e.wait(t, e.submit(t, site.URL+"/").ID).ID
+		if r := e.Do("PATCH", "/api/v1/drafts/"+id, map[string]any{"fields": map[string]any{"categories": []string{category}}}, e.owner...); r.Status != 200 {
+			t.Fatalf("patch: %d %s", r.Status, r.Body)
+		}
+		r := e.Do("POST", "/api/v1/drafts/"+id+"/submit", nil, append(host, e.owner...)...)
+		if r.Status != 200 {
+			t.Fatalf("submit: %d %s", r.Status, r.Body)
+		}
+		return int64(r.JSON()["listing_id"].(float64))
+	}
+	on := func(id int64) bool {
+		var n int
+		e.DB.R.QueryRow(`SELECT count(*) FROM listing_sites WHERE site_key = 'devtools' AND listing_id = ?`, id).Scan(&n)
+		return n == 1
+	}
+	if id := submit("Databases", "Host", devHost); !on(id) {
+		t.Error("a developer-tools draft submitted on devtools is not on devtools")
+	}
+	if id := submit("SEO", "Host", devHost); on(id) {
+		t.Error("an SEO draft was put on devtools")
+	}
+	if id := submit("Databases"); on(id) {
+		t.Error("a draft submitted on main was put on devtools")
+	}
+}
+
+// The site team's calendar on devtools is devtools': its capacity, its
+// overrides, its own listings' bookings.
+func TestLaunchWeeksPerSite(t *testing.T) {
+	e, key := sitesEnv(t)
+	e.Do("POST", "/api/v1/sites/devtools/listings", map[string]any{"add": []int{1}}, key...)
+	ctx := context.Background()
+	site, _ := e.App.SiteByKey(ctx, "devtools")
+	// As the signed-in areas call it: the whole network's view, the site's key.
+	dctx := kernel.WholeNetwork(kernel.WithSite(ctx, site))
+	if err := e.App.Admin.SetWeekCapacity(dctx, 1, "2026-11-23", 9); err != nil {
+		t.Fatal(err)
+	}
+	dev, err := e.App.Admin.LaunchWeeks(dctx, 1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	main, err := e.App.Admin.LaunchWeeks(ctx, 1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// This week: quickbase (paid) and tablely (free) launch on main; only quickbase is on devtools.
+	if dev[0].PaidBooked != 1 || dev[0].FreeBooked != 0 || dev[0].FreeCapacity != 5 || dev[1].FreeCapacity != 9 || !dev[1].Overridden {
+		t.Errorf("devtools' weeks: %+v", dev)
+	}
+	if main[0].FreeBooked != 1 || main[0].FreeCapacity != 2 || main[1].FreeCapacity != 2 || main[1].Overridden {
+		t.Errorf("main's weeks: %+v", main)
 	}
 }

@@ -1,12 +1,14 @@
 package site
 
 import (
+	"encoding/base64"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 
 	"launchdir/app/kernel"
+	"launchdir/app/media"
 	"launchdir/app/sites"
 	"launchdir/ops"
 	"launchdir/routes"
@@ -31,12 +33,61 @@ func (s *Site) mountAdminSites(srv *routes.Server) {
 	get("/admin/sites/:key", s.adminSite)
 	post("/admin/sites/:key", s.adminSaveSite)
 	post("/admin/sites/:key/delete", s.adminDeleteSite)
+	post("/admin/sites/:key/images", s.adminSiteImage)
 }
 
 func init() {
 	doneMessages["site_created"] = "The site was created. Fill in the rest of its settings below, then put listings on it."
 	doneMessages["site_saved"] = "The site's settings were saved."
 	doneMessages["site_deleted"] = "The site was deleted; its listings stay on the other sites."
+	doneMessages["site_image"] = "The site's image was changed."
+}
+
+// adminSiteImage sets a site's favicon or logo (or goes back to the drawn
+// default): the admin domain's SetSiteImage with that site in the context,
+// so the image is the site's own (site_settings).
+func (s *Site) adminSiteImage(w http.ResponseWriter, r *http.Request, ps httprouter.Params, uid int64) {
+	site, ok := s.App.SiteByKey(r.Context(), ps.ByName("key"))
+	if !ok {
+		s.privateNotFound(w, r)
+		return
+	}
+	kind := media.KindFavicon
+	if r.PostFormValue("which") == "site_logo" {
+		kind = media.KindSiteLogo
+	}
+	var data []byte
+	err := error(nil)
+	if r.PostFormValue("do") != "reset" {
+		var b64 string
+		if b64, err = formFile(r); err == nil && b64 == "" {
+			err = ops.Invalid("file", "choose an image file")
+		}
+		data, _ = base64.StdEncoding.DecodeString(b64)
+	}
+	if err == nil {
+		err = s.App.Admin.SetSiteImage(kernel.WithSite(r.Context(), site), uid, kind, data)
+	}
+	if err != nil {
+		e := ops.AsError(err)
+		if e.Code != ops.CodeInvalid {
+			s.areaError(w, r, uid, err)
+			return
+		}
+		stored, gerr := s.App.Network.Get(r.Context(), uid, site.Key)
+		if gerr != nil {
+			s.areaError(w, r, uid, gerr)
+			return
+		}
+		form, ferr := s.siteFormOf(r, stored)
+		if ferr != nil {
+			s.areaError(w, r, uid, ferr)
+			return
+		}
+		s.renderArea(w, r, "admin_site", stored.Name, http.StatusBadRequest, uid, form, "Image: "+e.Detail)
+		return
+	}
+	done(w, r, "/admin/sites/"+site.Key, "site_image", nil)
 }
 
 // sitesData is the Sites page: every site, and the add form as typed.
@@ -50,6 +101,7 @@ type siteForm struct {
 	Key, Origin, Hosts, Name, Tagline, AccentColor, EmailFromName string
 	Capacity, QueueWeeks                                          string
 	Main                                                          bool
+	LogoPath                                                      string // the site's logo, "" when none was set
 	Listings                                                      int
 	Categories                                                    []categoryChoice
 	Prices                                                        []priceChoice
@@ -115,6 +167,9 @@ func (s *Site) siteFormOf(r *http.Request, site *sites.Site) (siteForm, error) {
 	f := siteForm{Key: site.Key, Origin: site.Origin, Hosts: strings.Join(site.Hosts, "\n"), Name: site.Name, Tagline: site.Tagline,
 		AccentColor: site.AccentColor, EmailFromName: site.EmailFromName, Capacity: strconv.Itoa(site.FreeWeeklyCapacity),
 		QueueWeeks: strconv.Itoa(site.FreeQueueWeeks), Main: site.Main, Listings: site.Listings}
+	if ks, ok := s.App.SiteByKey(r.Context(), site.Key); ok {
+		f.LogoPath = s.App.Media.SiteLogoPath(kernel.WithSite(r.Context(), ks))
+	}
 	prices := map[string]string{}
 	for code, c := range site.Prices {
 		prices[code] = fmt.Sprintf("%d.%02d", c/100, c%100) // as parseMoney reads it

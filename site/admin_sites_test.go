@@ -1,9 +1,14 @@
 package site_test
 
 import (
+	"io"
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+
+	"launchdir/apitest"
+	"launchdir/app/kernel"
 
 	"github.com/chromedp/chromedp"
 )
@@ -55,6 +60,20 @@ func TestAdminSitesPages(t *testing.T) {
 	if r.status != 400 || !strings.Contains(r.body, "Accent colour: must be a colour") {
 		t.Fatalf("refused colour: %d %s", r.status, r.body)
 	}
+	// Its logo is its own; main keeps none.
+	if pg := a.postImage("/admin/sites/devtools/images", "/admin/sites/devtools", map[string]string{"which": "site_logo"}, apitest.PNG(120, 60)); pg.status != 303 {
+		t.Fatalf("logo upload: %d %s", pg.status, pg.body)
+	}
+	if pg := a.postImage("/admin/sites/devtools/images", "/admin/sites/devtools", map[string]string{"which": "favicon"}, []byte("not an image")); pg.status != 400 || !strings.Contains(pg.body, "Image:") {
+		t.Fatalf("bad favicon: %d %s", pg.status, pg.body)
+	}
+	dev, _ := e.App.SiteByKey(t.Context(), "devtools")
+	if p := e.App.Media.SiteLogoPath(kernel.WithSite(t.Context(), dev)); p == "" || !strings.Contains(a.get("/admin/sites/devtools").body, p) {
+		t.Errorf("devtools' logo %q not set or not shown", p)
+	}
+	if p := e.App.Media.SiteLogoPath(t.Context()); p != "" {
+		t.Errorf("main got devtools' logo: %q", p)
+	}
 	// Without the CSRF token nothing changes.
 	if r := a.do("POST", "/admin/sites/devtools/delete", "application/x-www-form-urlencoded", strings.NewReader("force=1")); r.status != 403 {
 		t.Fatalf("no csrf: %d", r.status)
@@ -91,5 +110,41 @@ func TestBrowserAdminSites(t *testing.T) {
 				checkAxe(t, ctx, p.name)
 			}
 		}
+	}
+}
+
+// On another site's host the signed-in areas read the whole network (an
+// owner's listings, the site team's queues), while the public reads of
+// that host show only its own listings.
+func TestOwnerAreaOnAnotherSitesHost(t *testing.T) {
+	e := newAreaEnv(t)
+	if _, err := e.DB.W.Exec(`INSERT INTO sites(key, origin, created_at, updated_at) VALUES ('devtools', 'http://devtools.test', '2026-01-01', '2026-01-01')`); err != nil {
+		t.Fatal(err)
+	}
+	e.App.ReloadSites()
+	owner := e.as(1)
+	get := func(path string) (int, string) {
+		req, _ := http.NewRequest("GET", e.URL+path, nil)
+		req.Host = "devtools.test"
+		req.AddCookie(&http.Cookie{Name: "ld_session", Value: owner.cookie})
+		resp, err := owner.c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if status, body := get("/me/listings"); status != 200 || !strings.Contains(body, "QuickBase") {
+		t.Fatalf("owner's listings on devtools' host: %d %.300s", status, body)
+	}
+	// The site team's moderation queue is the network's: reviews of a
+	// listing devtools does not show are there too.
+	owner = e.as(e.admin)
+	if status, body := get("/admin/moderation"); status != 200 || !strings.Contains(body, "QuickBase") {
+		t.Fatalf("moderation on devtools' host: %d", status)
+	}
+	if status, _ := get("/api/v1/listings/quickbase"); status != 404 {
+		t.Fatalf("quickbase is public on devtools without being on it: %d", status)
 	}
 }

@@ -163,6 +163,9 @@ func (s *Site) guard(admin bool, h areaHandler) http.Handler {
 				return
 			}
 		}
+		// The signed-in areas work on the network's shared data (an owner's
+		// listings, orders, the site team's queues) on every site's host.
+		r = r.WithContext(kernel.WholeNetwork(r.Context()))
 		h(w, r, httprouter.ParamsFromContext(r.Context()), uid)
 	})
 }

@@ -32,6 +32,7 @@ func (a *Service) LaunchWeeks(ctx context.Context, adminID int64, n int) ([]Week
 	if n < 1 || n > maxPlannedWeeks {
 		return nil, ops.Invalid("weeks", "must be 1..52")
 	}
+	ctx = kernel.SiteView(ctx) // the calendar of the request's site: its listings and capacities
 	def := a.FreeWeeklyCapacity(ctx)
 	out := make([]WeekPlan, 0, n)
 	for i := 0; i < n; i++ {
@@ -173,6 +174,7 @@ func (a *Service) FreeQueue(ctx context.Context, adminID int64, p AdminPage) (ke
 	if err := a.requireAdmin(ctx, adminID); err != nil {
 		return out, err
 	}
+	ctx = kernel.SiteView(ctx) // the queue of the request's site
 	page, per, off, err := p.norm()
 	if err != nil {
 		return out, err

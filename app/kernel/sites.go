@@ -261,3 +261,8 @@ func CtxSiteKey(ctx context.Context) string {
 // every operation that needs a credential with it, and a door's signed-in
 // pages should too. Public reads keep the site's view.
 func WholeNetwork(ctx context.Context) context.Context { return db.WithSite(ctx, db.MainSite) }
+
+// SiteView returns ctx whose database reads are the site's own again (its
+// listings, calendar, votes), undoing WholeNetwork: for a site's calendar
+// read inside a signed-in area.
+func SiteView(ctx context.Context) context.Context { return db.WithSite(ctx, CtxSiteKey(ctx)) }
