@@ -73,6 +73,14 @@ func TestBrowserTwoSites(t *testing.T) {
 		t.Errorf("devtools votes moved with main's vote: %d", n)
 	}
 
+	// A host no site claims: the refusal page, styled, naming no site.
+	nav(strings.Replace(dev, "devtools.localhost", "nowhere.localhost", 1) + "/")
+	if txt := mainText(t, ctx); !strings.Contains(txt, "No directory here") || strings.Contains(txt, "DevTools") {
+		t.Errorf("unknown host page: %.200s", txt)
+	}
+	screenshot(t, ctx, "unknown-host")
+	checkAxe(t, ctx, "unknown-host")
+
 	// devtools' home and listing at three widths.
 	for _, w := range []int64{1280, 390, 320} {
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, 900)); err != nil {
