@@ -69,7 +69,8 @@ func (s *Site) handoff(w http.ResponseWriter, r *http.Request, _ httprouter.Para
 	if p == nil {
 		here := "/signin/handoff?" + url.Values{"to": {q.Get("to")}, "state": {state}}.Encode()
 		d := &formData{Values: map[string]string{}, Next: routes.LocalPath(here),
-			Notice: "Sign in to continue to " + s.siteName(r, site) + ". Your account works on every site of this directory."}
+			Notice:    "Sign in to continue to " + s.siteName(r, site) + ". Your account works on every site of this directory.",
+			SignUpURL: site.Origin + "/signup?" + url.Values{"next": {next}}.Encode()}
 		s.form(w, r, "signin", "Sign in", http.StatusOK, d)
 		return
 	}

@@ -186,6 +186,10 @@ type formData struct {
 	Pager   *Pager
 	// Challenge is the sign-up form's proof of work (JSON for the script).
 	Challenge string
+	// SignUpURL replaces the page's "create an account" links: on main's
+	// handoff sign-in, the sign-up of the site the person came from, so a
+	// newcomer is not stranded on main.
+	SignUpURL string
 }
 
 func (s *Site) form(w http.ResponseWriter, r *http.Request, name, title string, status int, d *formData) {
@@ -194,7 +198,7 @@ func (s *Site) form(w http.ResponseWriter, r *http.Request, name, title string, 
 	}
 	p := s.page(r, title, title+" on "+s.App.SiteName(r.Context()), d)
 	p.Status, p.NoIndex, p.Narrow = status, true, true
-	p.private = true
+	p.private, p.signUp = true, d.SignUpURL
 	s.render(w, r, name, p)
 }
 

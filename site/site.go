@@ -206,6 +206,17 @@ type Page struct {
 	siteLogo    string  // the site team's logo (media.SiteLogoPath)
 	theme       string  // the site's accent stylesheet (layout.ThemePath)
 	tagline     string  // the site's tagline
+	signUp      string  // SignUpURL's override, "" for /signup
+}
+
+// SignUpURL is where the page's "sign up" links go: this site's /signup,
+// or on main's handoff sign-in the sign-up of the site the person came
+// from (formData.SignUpURL).
+func (p *Page) SignUpURL() string {
+	if p.signUp != "" {
+		return p.signUp
+	}
+	return "/signup"
 }
 
 // SignInURL is the header's sign-in link: back to this page afterwards
