@@ -70,3 +70,20 @@ func TestRoutingByHost(t *testing.T) {
 		t.Errorf("main OpenAPI servers entry is not main's")
 	}
 }
+
+// A host main answers (its origin's, and on a loopback origin the other
+// loopback spellings) cannot be given to another site: it would never be
+// routed there.
+func TestMainsHostsAreTaken(t *testing.T) {
+	e, key := sitesEnv(t)
+	port := e.URL[strings.LastIndex(e.URL, ":")+1:]
+	for _, h := range []string{"127.0.0.1:" + port, "localhost:" + port} {
+		r := e.Do("PATCH", "/api/v1/sites/devtools", map[string]any{"hosts": []string{h}}, key...)
+		if r.Status != 409 || !strings.Contains(string(r.Body), `"field":"hosts[0]"`) || !strings.Contains(string(r.Body), "belongs to the site main") {
+			t.Errorf("host %s given to devtools: %d %s", h, r.Status, r.Body)
+		}
+	}
+	if r := e.Do("PATCH", "/api/v1/sites/devtools", map[string]any{"hosts": []string{"localhost:1"}}, key...); r.Status != 200 {
+		t.Errorf("another port of localhost is free: %d %s", r.Status, r.Body)
+	}
+}

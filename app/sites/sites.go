@@ -461,13 +461,20 @@ func mapsKeys(m map[string]int64) func(func(string) bool) {
 	}
 }
 
+// mainHost: main routes host (its -base-url host, and on a loopback
+// origin the other loopback spellings of it).
+func (a *Service) mainHost(ctx context.Context, host string) bool {
+	main, ok := a.SiteByKey(ctx, kernel.MainSite)
+	return ok && slices.Contains(main.Hosts, host)
+}
+
 // hostsTaken refuses a host name (or origin host) another site routes.
 func (a *Service) hostsTaken(ctx context.Context, tx *sql.Tx, in Input) error {
 	check := func(field, host string) error {
 		var other string
 		err := tx.QueryRowContext(ctx, `SELECT site_key FROM site_hosts WHERE host = ?1 AND site_key != ?2
 			UNION ALL SELECT key FROM sites WHERE key != ?2 AND key != 'main' AND lower(substr(origin, instr(origin, '://') + 3)) = ?1 LIMIT 1`, host, in.Key).Scan(&other)
-		if err == nil || host == kernel.OriginHost(a.Cfg.BaseURL) && in.Key != kernel.MainSite {
+		if err == nil || in.Key != kernel.MainSite && a.mainHost(ctx, host) {
 			if other == "" {
 				other = kernel.MainSite
 			}
