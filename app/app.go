@@ -90,7 +90,7 @@ func New(d *db.DB, cfg kernel.Config, log *slog.Logger) (*App, error) {
 	a.Webhooks = webhooks.New(k)
 	k.OnOutboxWake(a.Webhooks.Deliver)
 	a.Digest = digest.New(k)
-	a.Network = sites.New(k)
+	a.Network = sites.New(k, a.Media)
 	t, err := ops.NewTable(a.operations())
 	if err != nil {
 		return nil, err

@@ -32,7 +32,7 @@ var allowedImports = map[string][]string{
 	"app/admin":    {"app/kernel", "app/people", "app/owning", "app/commerce", "app/media", "db", "ops"},
 	// sites: the network of directories (issue 24); its rules live in the
 	// kernel (site routing, settings, the category rule) and db (views).
-	"app/sites": {"app/kernel", "db", "ops"},
+	"app/sites": {"app/kernel", "app/media", "db", "ops"},
 	"app": {"app/kernel", "app/catalog", "app/people", "app/commerce", "app/owning", "app/drafting", "app/admin", "app/media", "app/vat", "app/conversation", "app/webhooks", "app/digest",
 		"app/sites", "db", "ops"},
 }

@@ -116,6 +116,8 @@ var signedInPaths = map[string]struct {
 	"create_site":             {"/sites", map[string]any{"key": "devtools", "origin": "http://devtools.test"}},
 	"update_site":             {"/sites/main", map[string]any{"name": "x"}},
 	"delete_site":             {"/sites/devtools", nil},
+	"set_site_image":          {"/sites/main/images/logo", map[string]any{"image_base64": "x"}},
+	"delete_site_image":       {"/sites/main/images/logo", nil},
 	"change_site_listings":    {"/sites/devtools/listings", map[string]any{"add": []any{1}}},
 	"get_my_listing_sites":    {"/me/listings/1/sites", nil},
 	"set_my_listing_sites":    {"/me/listings/1/sites", map[string]any{"sites": []any{}}},

@@ -2,6 +2,7 @@ package routes_test
 
 import (
 	"context"
+	"encoding/base64"
 	"strings"
 	"testing"
 
@@ -45,5 +46,44 @@ func TestPlacementsBoughtOnASiteArePlacedThere(t *testing.T) {
 	}
 	if r := e.Do("POST", "/api/v1/orders/quote", order, key...); r.Status != 200 || strings.Contains(string(r.Body), `"subtotal_cents":100,`) {
 		t.Fatalf("main's slot after a devtools order: %d %.300s", r.Status, r.Body)
+	}
+}
+
+// The site team sets a directory's logo and favicon through the operations
+// table: only that site changes; anyone else gets 404 before any decode;
+// the image limits are set_listing_logo's; delete goes back to main's.
+func TestSiteImagesThroughOperations(t *testing.T) {
+	e, key := sitesEnv(t)
+	logo := map[string]any{"image_base64": base64.StdEncoding.EncodeToString(apitest.PNG(200, 80))}
+	other := apitest.Bearer(e.APIKey("other@example.com"))
+	if r := e.Do("PUT", "/api/v1/sites/devtools/images/logo", logo, other...); r.Status != 404 {
+		t.Fatalf("a non-admin set a site's logo: %d %s", r.Status, r.Body)
+	}
+	if r := e.Do("PUT", "/api/v1/sites/nope/images/logo", logo, key...); r.Status != 404 || !strings.Contains(string(r.Body), `"field":"key"`) {
+		t.Fatalf("unknown site: %d %s", r.Status, r.Body)
+	}
+	if r := e.Do("PUT", "/api/v1/sites/devtools/images/banner", logo, key...); r.Status != 400 || !strings.Contains(string(r.Body), `"field":"kind"`) {
+		t.Fatalf("unknown kind: %d %s", r.Status, r.Body)
+	}
+	tiny := map[string]any{"image_base64": base64.StdEncoding.EncodeToString(apitest.PNG(15, 15))}
+	if r := e.Do("PUT", "/api/v1/sites/devtools/images/favicon", tiny, key...); r.Status != 400 {
+		t.Fatalf("a 15 px favicon: %d %s", r.Status, r.Body)
+	}
+	r := e.Do("PUT", "/api/v1/sites/devtools/images/logo", logo, key...)
+	if r.Status != 200 || !strings.Contains(string(r.Body), `"url":"http://`+devHost+`/media/`) {
+		t.Fatalf("set devtools' logo: %d %s", r.Status, r.Body)
+	}
+	var onDev, onMain int
+	e.DB.R.QueryRow(`SELECT (SELECT count(*) FROM site_settings WHERE site_key = 'devtools' AND key = 'site_logo_hash'),
+		(SELECT count(*) FROM settings WHERE key = 'site_logo_hash')`).Scan(&onDev, &onMain)
+	if onDev != 1 || onMain != 0 {
+		t.Fatalf("devtools' logo is stored for devtools %d, for main %d", onDev, onMain)
+	}
+	if r := e.Do("DELETE", "/api/v1/sites/devtools/images/logo", nil, key...); r.Status != 200 || !strings.Contains(string(r.Body), `"url":""`) {
+		t.Fatalf("delete devtools' logo: %d %s", r.Status, r.Body)
+	}
+	e.DB.R.QueryRow(`SELECT count(*) FROM site_settings WHERE site_key = 'devtools' AND key = 'site_logo_hash'`).Scan(&onDev)
+	if onDev != 0 {
+		t.Fatal("the logo is still devtools' after the delete")
 	}
 }

@@ -15,6 +15,10 @@ var imageProps = []ops.Prop{
 	ops.P("image_url", ops.Str(2000).Fmt("uri").Desc("An http(s) URL to fetch the image from, through the service's SSRF-guarded client, with the same limits. Give this or image_base64.")),
 }
 
+// ImageBody is the body of an upload operation elsewhere (a site's logo):
+// the image inline or by URL.
+func ImageBody() *ops.Schema { return withImage() }
+
 func withImage(props ...ops.Prop) *ops.Schema {
 	return ops.Obj(append(append([]ops.Prop{}, imageProps...), props...)...)
 }

@@ -14,6 +14,13 @@ import (
 
 // imageInput reads the image an operation was given: base64 or a URL
 // fetched through the guarded client. Exactly one must be present.
+// ReadImage reads an upload operation's image (ImageBody): decoded base64,
+// or fetched from its URL through the SSRF guard.
+func (a *Service) ReadImage(ctx context.Context, in *ops.Input) ([]byte, error) {
+	data, _, err := a.imageInput(ctx, in)
+	return data, err
+}
+
 func (a *Service) imageInput(ctx context.Context, in *ops.Input) ([]byte, Source, error) {
 	b64, u := in.Str("image_base64"), in.Str("image_url")
 	switch {

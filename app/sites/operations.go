@@ -33,7 +33,7 @@ func siteFields() []ops.Prop {
 
 // Operations are the sites operations.
 func (a *Service) Operations() []*ops.Operation {
-	return []*ops.Operation{
+	return append([]*ops.Operation{
 		{ID: "list_sites", Output: ops.Out[[]Site](), Method: "GET", Path: "/sites", Toolset: "sites", Scope: ops.ScopeAccountRead,
 			Summary: "List the directories this server runs", Description: teamOnly + "Every site, main first, with its settings, prices and how many live listings it shows.",
 			Handler: a.listSites},
@@ -66,7 +66,7 @@ func (a *Service) Operations() []*ops.Operation {
 			Description: kernel.SignedIn + "listings:write. sites: other sites' keys (main shows every live listing); a site's category rule applies.",
 			Params:      []ops.Param{kernel.ListingIDParam},
 			Body:        ops.Obj(ops.R("sites", ops.Arr(ops.Str(MaxKeyLen), MaxHosts*5))), Handler: a.setMyListingSites},
-	}
+	}, a.imageOperations()...)
 }
 
 // DeletedSite confirms a deletion.

@@ -24,15 +24,19 @@ import (
 	"unicode/utf8"
 
 	"launchdir/app/kernel"
+	"launchdir/app/media"
 	"launchdir/db"
 	"launchdir/ops"
 )
 
 // Service is the sites domain.
-type Service struct{ *kernel.Kernel }
+type Service struct {
+	*kernel.Kernel
+	media *media.Service // a site's logo and favicon (images.go)
+}
 
 // New builds the sites domain.
-func New(k *kernel.Kernel) *Service { return &Service{Kernel: k} }
+func New(k *kernel.Kernel, m *media.Service) *Service { return &Service{Kernel: k, media: m} }
 
 // Bounds of a site's fields (each tested at its edge and one past it).
 const (
