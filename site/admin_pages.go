@@ -22,11 +22,7 @@ import (
 // confirmation, or show the refusal.
 
 func (s *Site) mountAdmin(srv *routes.Server) {
-	get := func(path string, h areaHandler) {
-		srv.Handle(http.MethodGet, path, s.guard(true, h))
-		srv.Handle(http.MethodHead, path, s.guard(true, h))
-	}
-	post := func(path string, h areaHandler) { srv.Handle(http.MethodPost, path, s.guard(true, h)) }
+	get, post := s.areaRoutes(srv, true)
 	get("/admin", s.adminHome)
 	get("/admin/revisions", s.adminRevisions)
 	post("/admin/revisions/:id/revert", s.adminRevert)

@@ -23,11 +23,7 @@ import (
 // field named.
 
 func (s *Site) mountAdminSites(srv *routes.Server) {
-	get := func(path string, h areaHandler) {
-		srv.Handle(http.MethodGet, path, s.guard(true, h))
-		srv.Handle(http.MethodHead, path, s.guard(true, h))
-	}
-	post := func(path string, h areaHandler) { srv.Handle(http.MethodPost, path, s.guard(true, h)) }
+	get, post := s.areaRoutes(srv, true)
 	get("/admin/sites", s.adminSites)
 	post("/admin/sites", s.adminCreateSite)
 	get("/admin/sites/:key", s.adminSite)

@@ -303,3 +303,14 @@ func queryInt(r *http.Request, name string) int {
 	n, _ := strconv.Atoi(r.URL.Query().Get(name))
 	return n
 }
+
+// areaRoutes mounts signed-in area pages behind the guard (the site team's
+// when admin): get also answers HEAD; post takes the forms.
+func (s *Site) areaRoutes(srv *routes.Server, admin bool) (get, post func(path string, h areaHandler)) {
+	get = func(path string, h areaHandler) {
+		srv.Handle(http.MethodGet, path, s.guard(admin, h))
+		srv.Handle(http.MethodHead, path, s.guard(admin, h))
+	}
+	post = func(path string, h areaHandler) { srv.Handle(http.MethodPost, path, s.guard(admin, h)) }
+	return get, post
+}

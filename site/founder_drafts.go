@@ -21,11 +21,7 @@ import (
 // reload (or no JavaScript and the Refresh link) shows the same state.
 
 func (s *Site) mountFounderDrafts(srv *routes.Server) {
-	get := func(path string, h areaHandler) {
-		srv.Handle(http.MethodGet, path, s.guard(false, h))
-		srv.Handle(http.MethodHead, path, s.guard(false, h))
-	}
-	post := func(path string, h areaHandler) { srv.Handle(http.MethodPost, path, s.guard(false, h)) }
+	get, post := s.areaRoutes(srv, false)
 	get("/me/drafts", s.myDrafts)
 	post("/me/drafts", s.mySubmitURL)
 	get("/me/drafts/:id", s.myDraft)

@@ -15,11 +15,7 @@ import (
 // shown once) and the OAuth grants given to MCP clients.
 
 func (s *Site) mountFounder(srv *routes.Server) {
-	get := func(path string, h areaHandler) {
-		srv.Handle(http.MethodGet, path, s.guard(false, h))
-		srv.Handle(http.MethodHead, path, s.guard(false, h))
-	}
-	post := func(path string, h areaHandler) { srv.Handle(http.MethodPost, path, s.guard(false, h)) }
+	get, post := s.areaRoutes(srv, false)
 	get("/me/keys", s.founderKeys)
 	post("/me/keys", s.founderCreateKey)
 	post("/me/keys/:id/revoke", s.founderRevokeKey)

@@ -42,11 +42,7 @@ func (s *Site) op(ctx context.Context, uid int64, opID string, args map[string]a
 }
 
 func (s *Site) mountFounderWork(srv *routes.Server) {
-	get := func(path string, h areaHandler) {
-		srv.Handle(http.MethodGet, path, s.guard(false, h))
-		srv.Handle(http.MethodHead, path, s.guard(false, h))
-	}
-	post := func(path string, h areaHandler) { srv.Handle(http.MethodPost, path, s.guard(false, h)) }
+	get, post := s.areaRoutes(srv, false)
 	get("/me/listings", s.myListings)
 	get("/me/listings/:id", s.myListing)
 	post("/me/listings/:id/facts", s.myListingFacts)
