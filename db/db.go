@@ -122,7 +122,7 @@ func OpenWith(ctx context.Context, path string, o Options) (*DB, error) {
 	if o.WriteCacheKB <= 0 {
 		o.WriteCacheKB = DefaultWriteCacheKB
 	}
-	w, err := sql.Open("sqlite", dsn(path, false, o.WriteCacheKB))
+	w, err := openPool(dsn(path, false, o.WriteCacheKB), nil)
 	if err != nil {
 		return nil, err
 	}

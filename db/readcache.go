@@ -109,6 +109,9 @@ func (d *DB) watchWrites(ctx context.Context) error {
 	}
 	defer c.Close()
 	return c.Raw(func(dc any) error {
+		if sc, ok := dc.(*stmtConn); ok {
+			dc = sc.unwrap()
+		}
 		h, ok := dc.(sqlite.HookRegisterer)
 		if !ok {
 			return fmt.Errorf("sqlite driver connection %T has no commit hook", dc)

@@ -44,7 +44,7 @@ func OpenReplica(ctx context.Context, path string, o Options) (*DB, error) {
 		o.ReadConns = DefaultReadConns()
 	}
 	open := func(n int) (*sql.DB, error) {
-		p, err := sql.Open("sqlite", replicaDSN(path, o.ReadCacheKB))
+		p, err := openPool(replicaDSN(path, o.ReadCacheKB), nil)
 		if err != nil {
 			return nil, err
 		}

@@ -178,37 +178,8 @@ func siteKeyPrefix(ctx context.Context) string {
 }
 
 // openReadPool opens a read pool whose connections run each query for the
-// site of its context.
-func (d *DB) openReadPool(dsn string) (*sql.DB, error) {
-	probe, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return nil, err
-	}
-	drv := probe.Driver()
-	probe.Close()
-	return sql.OpenDB(&siteConnector{dsn: dsn, drv: drv, d: d}), nil
-}
-
-type siteConnector struct {
-	dsn string
-	drv driver.Driver
-	d   *DB
-}
-
-func (c *siteConnector) Connect(context.Context) (driver.Conn, error) {
-	dc, err := c.drv.Open(c.dsn)
-	if err != nil {
-		return nil, err
-	}
-	rc, ok := dc.(rawConn)
-	if !ok {
-		dc.Close()
-		return nil, fmt.Errorf("sqlite driver connection %T lacks context methods", dc)
-	}
-	return &siteConn{rawConn: rc, d: c.d}, nil
-}
-
-func (c *siteConnector) Driver() driver.Driver { return c.drv }
+// context's site (connstmts.go).
+func (d *DB) openReadPool(dsn string) (*sql.DB, error) { return openPool(dsn, d) }
 
 // rawConn is what database/sql uses of the driver's connection.
 type rawConn interface {
@@ -220,20 +191,6 @@ type rawConn interface {
 	driver.Pinger
 	driver.SessionResetter
 	driver.Validator
-}
-
-// siteConn is a read connection that runs queries for the context's site.
-type siteConn struct {
-	rawConn
-	d *DB
-}
-
-func (c *siteConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	return c.rawConn.QueryContext(ctx, c.d.SiteSQL(SiteOf(ctx), query), args)
-}
-
-func (c *siteConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
-	return c.rawConn.PrepareContext(ctx, c.d.SiteSQL(SiteOf(ctx), query))
 }
 
 // ListingCopy is the headline, summary and SEO fields a live listing shows
