@@ -163,3 +163,23 @@ func BenchmarkVoteCount(b *testing.B) {
 func BenchmarkUncachedSearchMidWords(b *testing.B) {
 	benchSearch(b, `SELECT term FROM listings_vocab WHERE doc BETWEEN 500 AND 20000 AND length(term) > 3 AND term GLOB '[a-z]*' ORDER BY random() LIMIT 1000`)
 }
+
+// BenchmarkUncachedCategoryPages lists every category's pages 1 to 10 by
+// votes (the category page), a write between iterations retiring the read
+// cache as a writer beside the reads would.
+func BenchmarkUncachedCategoryPages(b *testing.B) {
+	d := benchFile(b)
+	ctx := context.Background()
+	cats, err := Column[string](ctx, d.R, `SELECT slug FROM categories ORDER BY id`)
+	if err != nil || len(cats) == 0 {
+		b.Fatal(len(cats), err)
+	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		d.rc.gen.Add(1)
+		f := SearchFilter{Category: cats[i%len(cats)], Limit: 24, Offset: 24 * ((i / len(cats)) % 10)}
+		if _, _, err := d.SearchListingsTotal(ctx, f); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

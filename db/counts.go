@@ -61,6 +61,54 @@ func (c *countCache) put(key string, e countEntry) {
 	c.m[key] = e
 }
 
+// counted is a count kept under the change counter it depends on.
+type counted struct{ version, n int64 }
+
+// versionCounts holds counts by key, each valid while its counter stands.
+type versionCounts struct {
+	mu sync.Mutex
+	m  map[string]counted
+}
+
+// CountAtVersion is the count query (one integer) for key, recounted only
+// when change counter `counter` (migration 0026) has moved since it was
+// counted, exact either way: the counter is read first, so a count stored
+// under a version is never older than that version's commit. Main's only:
+// another site's rows (sites.go views) move no counter, so there it counts.
+func (d *DB) CountAtVersion(ctx context.Context, counter, key, query string, args ...any) (int, error) {
+	q := d.Prepared(d.R)
+	if SiteOf(ctx) != MainSite {
+		var n int
+		err := q.QueryRowContext(ctx, query, args...).Scan(&n)
+		return n, err
+	}
+	var v int64
+	if err := q.QueryRowContext(ctx, `SELECT n FROM change_counters WHERE name = `+TextArg, counter).Scan(&v); err != nil {
+		return 0, err
+	}
+	key = counter + " " + key
+	c := &d.vcounts
+	c.mu.Lock()
+	e, ok := c.m[key]
+	c.mu.Unlock()
+	if ok && e.version == v {
+		return int(e.n), nil
+	}
+	var n int64
+	if err := q.QueryRowContext(ctx, query, args...).Scan(&n); err != nil {
+		return 0, err
+	}
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= 1024 {
+		c.m = map[string]counted{} // bounded: keys come from request input (weeks)
+	}
+	if old, ok := c.m[key]; !ok || old.version <= v {
+		c.m[key] = counted{v, n}
+	}
+	c.mu.Unlock()
+	return int(n), nil
+}
+
 // Total is a list total; Estimate says N is not exact (more rows match
 // than were counted).
 type Total struct {

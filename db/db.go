@@ -29,13 +29,14 @@ type DB struct {
 	R    *sql.DB // readers
 	Path string
 
-	counts countCache
-	rc     readCache
-	rstmts stmtCache      // prepared on the read pool (stmts.go)
-	wstmts stmtCache      // prepared on the writer
-	group  groupQueue     // edits waiting for a group commit (group.go)
-	parts  partsCache     // owner profiles' other rows between group edits (parts.go)
-	bg     sync.WaitGroup // start-up work left running (analyzeIfMissing)
+	counts  countCache
+	vcounts versionCounts // counts under change counters (counts.go)
+	rc      readCache
+	rstmts  stmtCache      // prepared on the read pool (stmts.go)
+	wstmts  stmtCache      // prepared on the writer
+	group   groupQueue     // edits waiting for a group commit (group.go)
+	parts   partsCache     // owner profiles' other rows between group edits (parts.go)
+	bg      sync.WaitGroup // start-up work left running (analyzeIfMissing)
 
 	shape   *siteShape // what the views of another site need (sites.go)
 	stats   dbStats    // for /metrics (stats.go)

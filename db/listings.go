@@ -1,10 +1,12 @@
 package db
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -152,10 +154,14 @@ func (d *DB) SearchListingsTotal(ctx context.Context, f SearchFilter) ([]Summary
 	// counter is the exact total when nothing but the status (or, for live
 	// listings, a category) filters: -1 when it has to be counted.
 	counter := -1
+	var catIDs []any // a category (and its subcategories) is all that filters live listings
 	if f.Category != "" {
-		cond, cargs, size, err := d.categoryCond(ctx, f.Category)
+		cond, cargs, size, err := d.categoryCond(ctx, f.Category, f.Offset+f.Limit)
 		if err != nil {
 			return nil, Total{}, err
+		}
+		if !f.Upcoming && len(cargs) > 0 {
+			catIDs = cargs
 		}
 		where, args = append(where, cond), append(args, cargs...)
 		if !f.Upcoming {
@@ -169,7 +175,7 @@ func (d *DB) SearchListingsTotal(ctx context.Context, f SearchFilter) ([]Summary
 		counter = n
 	}
 	if f.Stage != "" || f.Country != "" || f.PricingModel != "" || f.Domain != "" || f.Q != "" {
-		counter = -1
+		counter, catIDs = -1, nil
 	}
 	for _, fl := range []struct{ col, val string }{{"l.stage", f.Stage}, {"l.country", f.Country}, {"l.pricing_model", f.PricingModel}, {"l.domain", f.Domain}} {
 		if fl.val != "" {
@@ -182,6 +188,9 @@ func (d *DB) SearchListingsTotal(ctx context.Context, f SearchFilter) ([]Summary
 		return []Summary{}, Total{}, nil
 	}
 	if exact == "" {
+		if catIDs != nil && (f.Sort == "votes" || f.Sort == "") && SiteOf(ctx) == MainSite {
+			return d.membersByVotes(ctx, catIDs, f, counter)
+		}
 		return d.filteredList(ctx, where, args, f, counter)
 	}
 	// Whole words first; only when they match nothing is the last word
@@ -203,14 +212,20 @@ func (d *DB) textSearch(ctx context.Context, fts string, where []string, args []
 	return d.filteredList(ctx, where, args, f, -1)
 }
 
-// bigCategory is the live count above which a category filter reads the
-// sort index and checks membership row by row, instead of sorting every
-// member: a big category fills a page after a few dozen index entries.
+// bigCategory is the live count above which a category filter may read the
+// sort index and check membership row by row, instead of sorting every
+// member: a big category fills its first pages after a few dozen index
+// entries.
 const bigCategory = 2000
 
 // categoryCond is the filter for a category and its subcategories, with a
-// plan chosen by the category's size.
-func (d *DB) categoryCond(ctx context.Context, slug string) (string, []any, int, error) {
+// plan chosen by the category's size and how deep the page is (depth:
+// offset + limit). Walking the sort index reads about depth × live/size
+// entries (members are spread evenly over the order), sorting the members
+// reads size entries: the walk is taken only when it is the shorter. Page
+// 10 of a category of 2,700 (of 90,000 live) walked 7,200 entries: 6 ms in
+// SQLite's own shell, 12 ms here; sorting its members takes 1.4 ms.
+func (d *DB) categoryCond(ctx context.Context, slug string, depth int) (string, []any, int, error) {
 	rows, err := d.R.QueryContext(ctx, `SELECT id, live_count FROM categories WHERE slug = ?1
 		OR parent_id = (SELECT id FROM categories WHERE slug = ?1) ORDER BY parent_id IS NOT NULL`, slug)
 	if err != nil {
@@ -237,7 +252,15 @@ func (d *DB) categoryCond(ctx context.Context, slug string) (string, []any, int,
 		return "0", nil, 0, nil // unknown category: nothing matches
 	}
 	marks := strings.TrimSuffix(strings.Repeat("?,", len(ids)), ",")
-	if size > bigCategory {
+	walk := size > bigCategory
+	if walk {
+		live, err := d.StatusCount(ctx, "live")
+		if err != nil {
+			return "", nil, 0, err
+		}
+		walk = depth*live < size*size
+	}
+	if walk {
 		return `EXISTS (SELECT 1 FROM listing_categories lc WHERE lc.listing_id = l.id AND lc.category_id IN (` + marks + `))`, ids, size, nil
 	}
 	return `l.id IN (SELECT listing_id FROM listing_categories WHERE category_id IN (` + marks + `))`, ids, size, nil
@@ -264,6 +287,67 @@ func (d *DB) filteredList(ctx context.Context, where []string, args []any, f Sea
 	items, err := querySummaries(ctx, d.R, "SELECT "+summaryCols+summaryFrom+" WHERE "+cond+
 		" ORDER BY "+order+" LIMIT ? OFFSET ?", append(args, f.Limit, f.Offset)...)
 	return items, total, err
+}
+
+// membersByVotes is filteredList for a category's members by votes when
+// nothing else filters. On main each membership row carries its listing's
+// live flag and votes (migration 0025), so the index listing_categories_rank
+// holds each category in page order: the page's ids come from index
+// entries alone and only the page's summaries read the wide listing rows.
+// Only main's: another site ranks by its own votes (its listings view,
+// filteredList).
+func (d *DB) membersByVotes(ctx context.Context, catIDs []any, f SearchFilter, counter int) ([]Summary, Total, error) {
+	ids, err := d.rankMembers(ctx, catIDs, f.Offset, f.Limit)
+	if err != nil {
+		return nil, Total{}, err
+	}
+	items, err := d.summariesByID(ctx, ids)
+	return items, Total{N: counter}, err
+}
+
+// rankMembers is the page [offset, offset+limit) of the live members of
+// the categories by votes DESC, id. A category with subcategories merges
+// each one's first offset+limit entries, a listing in several once: every
+// listing of the page is within those of its own category (those ahead of
+// it there are ahead of it in the merge too). Sorting all the members in
+// one query instead (GROUP BY, ORDER BY) was two thirds of the page's cost.
+func (d *DB) rankMembers(ctx context.Context, catIDs []any, offset, limit int) ([]int64, error) {
+	type member struct{ id, votes int64 }
+	var all []member
+	q := d.Prepared(d.R)
+	for _, c := range catIDs {
+		rows, err := q.QueryContext(ctx, `SELECT listing_id, votes FROM listing_categories INDEXED BY listing_categories_rank
+			WHERE category_id = `+IntArg+` AND live = 1 ORDER BY votes DESC, listing_id LIMIT `+IntArg, c, offset+limit)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var m member
+			if err := rows.Scan(&m.id, &m.votes); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			all = append(all, m)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	if len(catIDs) > 1 {
+		slices.SortFunc(all, func(a, b member) int {
+			if a.votes != b.votes {
+				return cmp.Compare(b.votes, a.votes)
+			}
+			return cmp.Compare(a.id, b.id)
+		})
+		all = slices.CompactFunc(all, func(a, b member) bool { return a.id == b.id })
+	}
+	ids := make([]int64, 0, limit)
+	for i := offset; i < len(all) && len(ids) < limit; i++ {
+		ids = append(ids, all[i].id)
+	}
+	return ids, nil
 }
 
 // rankedSearch orders matches as one stable sequence, so every page agrees:

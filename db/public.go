@@ -252,7 +252,9 @@ func (d *DB) WeekLaunches(ctx context.Context, week string, offset, limit int) (
 // prepared statement, with the week bound as TextArg so that planner
 // statistics do not re-prepare it for each week.
 func (d *DB) weekLaunches(ctx context.Context, week string, offset, limit int) ([]Summary, int, error) {
-	total, err := d.PublicCount(ctx, `SELECT count(*)`+WeekRankFrom, week)
+	// The week's count changes with its launches and their listings' status
+	// only (change counter week_launches), not with every write.
+	total, err := d.CountAtVersion(ctx, "week_launches", week, `SELECT count(*)`+WeekRankFrom, week)
 	if err != nil {
 		return nil, 0, err
 	}

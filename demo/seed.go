@@ -184,7 +184,9 @@ var seedTables = func() []string {
 // the full-text insert trigger, the listings insert trigger that adds the
 // first launch, the weekly_votes triggers (the seed writes each launch
 // row with its week's count itself, rather than rewriting the row once per
-// weekly count) and the triggers that retire ready-made profiles (some
+// weekly count), the membership rank trigger (the seed writes each
+// listing_categories row with its listing's live flag and votes) and the
+// triggers that retire ready-made profiles (some
 // look rows up by an index dropped here, a scan per row; the seed notes
 // every live listing for its profile once, noteProfiles), and returns the statements
 // that re-create them. Uniqueness the generator relies on (primary keys, UNIQUE
@@ -197,7 +199,7 @@ func dropDerived(ctx context.Context, tx *sql.Tx) ([]string, error) {
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT type, name, sql FROM sqlite_master
 		WHERE (type = 'index' AND sql IS NOT NULL AND tbl_name IN (`+marks+`))
-		   OR (type = 'trigger' AND name IN ('listings_fts_ai', 'listings_launch_ai'))
+		   OR (type = 'trigger' AND name IN ('listings_fts_ai', 'listings_launch_ai', 'listing_categories_rank_ai', 'launches_counter_ai'))
 		   OR (type = 'trigger' AND tbl_name = 'weekly_votes')
 		   OR (type = 'trigger' AND name LIKE '%\_profile\_a_' ESCAPE '\')
 		ORDER BY type, name`, args...)

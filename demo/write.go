@@ -27,7 +27,7 @@ var columns = map[string]string{
 		launch_week, launched_at, primary_category_id, unlock_story, unlock_milestones, unlock_media, votes, views,
 		follows, trending, rating_sum, rating_count, domain_rating, billboard_cents, created_at, updated_at`,
 	"launches":                "week, listing_id, votes",
-	"listing_categories":      "listing_id, category_id, is_primary",
+	"listing_categories":      "listing_id, category_id, is_primary, live, votes",
 	"listing_owners":          "listing_id, user_id, role, created_at",
 	"listing_founders":        "listing_id, founder_id, position",
 	"faqs":                    "listing_id, position, question, answer",
@@ -260,9 +260,10 @@ func writeListing(w *writer, l *listing) {
 	if !l.Week.IsZero() {
 		w.insert("launches", date(l.Week), l.ID, l.launchWeekVotes())
 	}
-	w.insert("listing_categories", l.ID, l.Category.ID, 1)
+	live := flag(l.Status == "live")
+	w.insert("listing_categories", l.ID, l.Category.ID, 1, live, len(l.Votes))
 	for _, c := range l.Extra {
-		w.insert("listing_categories", l.ID, c.ID, 0)
+		w.insert("listing_categories", l.ID, c.ID, 0, live, len(l.Votes))
 	}
 	for _, o := range l.Owners {
 		w.insert("listing_owners", l.ID, o.UserID, o.Role, stamp(l.CreatedAt))

@@ -1,0 +1,59 @@
+package db
+
+import "testing"
+
+// A week's count is kept until its change counter moves (migration 0026).
+// After each write that changes which launches a week counts, the kept
+// count must equal a fresh count; a write that does not (a tagline, a
+// vote) must leave the counter, and so the kept count, alone.
+func TestWeekCountFollowsItsCounter(t *testing.T) {
+	d, ctx := tempDB(t)
+	seedAlphas(t, d, 8, "weeks")
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := d.W.ExecContext(ctx, q, args...); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	const week = "2026-11-23"
+	exec(`DELETE FROM launches`)
+	exec(`INSERT INTO launches(week, listing_id) VALUES (?1, 1), (?1, 2), (?1, 3), ('2026-11-30', 4)`, week)
+	counter := func() (n int64) {
+		d.R.QueryRowContext(ctx, `SELECT n FROM change_counters WHERE name = 'week_launches'`).Scan(&n)
+		return n
+	}
+	check := func(step string) {
+		t.Helper()
+		var fresh int
+		if err := d.R.QueryRowContext(ctx, `SELECT count(*)`+WeekRankFrom, week).Scan(&fresh); err != nil {
+			t.Fatal(err)
+		}
+		_, got, err := d.weekLaunches(ctx, week, 0, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != fresh {
+			t.Fatalf("%s: week count %d, fresh count %d", step, got, fresh)
+		}
+	}
+	check("launched")
+	before := counter()
+	exec(`UPDATE listings SET tagline = 'new words', votes = votes + 3 WHERE id = 1`)
+	exec(`UPDATE launches SET votes = votes + 3 WHERE listing_id = 1`)
+	if counter() != before {
+		t.Fatal("a tagline or a vote moved the week's counter")
+	}
+	check("tagline and vote")
+	exec(`INSERT INTO launches(week, listing_id) VALUES (?, 5)`, week)
+	check("a launch added")
+	exec(`UPDATE listings SET status = 'archived' WHERE id = 2`)
+	check("archived")
+	exec(`UPDATE listings SET status = 'scheduled' WHERE id = 2`)
+	check("scheduled again")
+	exec(`UPDATE launches SET week = ? WHERE listing_id = 4`, week)
+	check("moved into the week")
+	exec(`DELETE FROM launches WHERE listing_id = 3`)
+	check("a launch removed")
+	exec(`DELETE FROM listings WHERE id = 5`)
+	check("a listing deleted")
+}
