@@ -95,7 +95,7 @@ func centsText(c int64) string {
 	if c < 0 {
 		sign, c = "-", -c
 	}
-	return sign + numbers.Sprintf("%d", c/100) + fmt.Sprintf(".%02d", c%100)
+	return sign + grouped(c/100) + fmt.Sprintf(".%02d", c%100)
 }
 
 // person is the signed-in user of the request, if any: the website's

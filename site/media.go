@@ -48,17 +48,9 @@ func (s *Site) mediaFuncs() template.FuncMap {
 	return template.FuncMap{
 		// logo is a listing's logo at px CSS pixels (1x and 2x variants),
 		// or its letter tile when it has no image of this site.
-		"logo": func(url, name string, px int, eager bool) template.HTML {
-			p, ok := s.ownPath(url)
-			if !ok {
-				cls := "logo"
-				if px > 48 {
-					cls = "logo big"
-				}
-				return template.HTML(`<span class="` + cls + `" aria-hidden="true">` + template.HTMLEscapeString(media.Initial(name)) + `</span>`)
-			}
-			return logoImg(p, px, eager)
-		},
+		"logo": s.logoHTML,
+		// cardHTML is a listing's card (card_html.go).
+		"cardHTML": func(c db.Summary) template.HTML { return s.cardHTML(&c) },
 		// avatar is a founder's picture, or nothing.
 		"avatar": func(url string, px int) template.HTML {
 			p, ok := s.ownPath(url)
@@ -74,6 +66,20 @@ func (s *Site) mediaFuncs() template.FuncMap {
 		// siteLogoPath is the site team's logo, or "".
 		"siteLogoPath": func() string { return s.App.Media.SiteLogoPath(context.Background()) },
 	}
+}
+
+// logoHTML is a listing's logo at px CSS pixels (1x and 2x variants), or
+// its letter tile when it has no image of this site.
+func (s *Site) logoHTML(url, name string, px int, eager bool) template.HTML {
+	p, ok := s.ownPath(url)
+	if !ok {
+		cls := "logo"
+		if px > 48 {
+			cls = "logo big"
+		}
+		return template.HTML(`<span class="` + cls + `" aria-hidden="true">` + template.HTMLEscapeString(media.Initial(name)) + `</span>`)
+	}
+	return logoImg(p, px, eager)
 }
 
 // logoImg is the <img> of a logo at px CSS pixels.

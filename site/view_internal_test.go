@@ -55,3 +55,24 @@ func TestRevisionTextDiff(t *testing.T) {
 		t.Errorf("long value: %d lines", n)
 	}
 }
+
+func TestGroupedFigures(t *testing.T) {
+	for v, want := range map[int64]string{0: "0", 7: "7", 999: "999", 1000: "1,000", -1000: "-1,000", 70983: "70,983",
+		1234567: "1,234,567", -12: "-12", -999999: "-999,999", 100000: "100,000"} {
+		if got := grouped(v); got != want {
+			t.Errorf("grouped(%d) = %q, want %q", v, got, want)
+		}
+	}
+	if got := countOf(int64(1), "vote", "votes"); got != "1 vote" {
+		t.Errorf("countOf 1 = %q", got)
+	}
+	if got := countOf(12345, "vote", "votes"); got != "12,345 votes" {
+		t.Errorf("countOf 12345 = %q", got)
+	}
+	if got := money(float64(7098300)); got != "$70,983.00" {
+		t.Errorf("money = %q", got)
+	}
+	if got := money(int64(-1999)); got != "$-19.99" {
+		t.Errorf("money negative = %q", got)
+	}
+}

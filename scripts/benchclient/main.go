@@ -52,6 +52,13 @@ func main() {
 	allWords := pick(d.W, `SELECT term FROM temp.vocab WHERE doc >= 2 AND length(term) > 3 AND term GLOB '[a-z]*' ORDER BY random() LIMIT 20000`)
 	founders := pick(d.W, `SELECT DISTINCT f.slug FROM founders f JOIN listing_founders lf ON lf.founder_id = f.id
 		JOIN listings l ON l.id = lf.listing_id WHERE l.status = 'live' LIMIT 200`)
+	var pin pageInputs
+	if *levels != "" {
+		if pin, err = readPageInputs(d); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
 	d.Close()
 	api := *base + "/api/v1"
 	r := rand.New(rand.NewPCG(1, 2))
@@ -75,8 +82,9 @@ func main() {
 	}
 	if *levels != "" { // the concurrency sweep prints a markdown table instead
 		bare := bareHandler(api + "/listings/" + slugs[0])
-		markdown(*label, sweep(selectOps(sweepOps(api, slugs, coldSlugs, url.QueryEscape(common[0]), rare, coldWords, allWords, *key, bare),
-			*only), parseLevels(*levels), *dur, *pid))
+		all := sweepOps(api, slugs, coldSlugs, url.QueryEscape(common[0]), rare, coldWords, allWords, *key, bare)
+		all = append(all, sitePageOps(*base, pin, coldSlugs, allWords, patchOf(all))...)
+		markdown(*label, sweep(selectOps(all, *only), parseLevels(*levels), *dur, *pid))
 		return
 	}
 	ops = append(ops, sitePages(*base, slugs, founders, common[0], r)...)
