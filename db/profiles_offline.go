@@ -90,17 +90,24 @@ type builtProfile struct {
 	err       error
 }
 
+// assembleProfiles assembles the profiles of ids (ascending) in one read
+// transaction, by range (assembleRange).
 func (d *DB) assembleProfiles(ctx context.Context, ids []int64) ([]builtProfile, error) {
 	out := make([]builtProfile, 0, len(ids))
 	err := d.ReadTx(ctx, func(q Queries) error {
+		list, err := assembleRange(ctx, q, ids[0], ids[len(ids)-1])
+		if err != nil {
+			return err
+		}
+		byID := make(map[int64]*Listing, len(list))
+		for _, l := range list {
+			byID[l.ID] = l
+		}
 		for _, id := range ids {
-			l, err := d.getListing(ctx, q, "l.id = "+IntArg+" AND l.status = 'live'", id, false)
-			if IsNoRows(err) {
+			l := byID[id]
+			if l == nil {
 				out = append(out, builtProfile{id: id, gone: true})
 				continue
-			}
-			if err != nil {
-				return err
 			}
 			enc, err := ops.Encode(l)
 			if err != nil {
