@@ -86,7 +86,9 @@ func assembleRange(ctx context.Context, q querier, lo, hi int64) ([]*Listing, er
 func bulkParts(ctx context.Context, q querier, lo, hi int64, byID map[int64]*Listing) error {
 	var id int64
 	r := "BETWEEN " + IntArg + " AND " + IntArg
-	err := rangeRows(ctx, q, `SELECT lc.listing_id, c.slug, c.name FROM listing_categories lc JOIN categories c ON c.id = lc.category_id
+	// CROSS JOIN: the range of the listings' rows first (the planner
+	// would seek the range once per category).
+	err := rangeRows(ctx, q, `SELECT lc.listing_id, c.slug, c.name FROM listing_categories lc CROSS JOIN categories c ON c.id = lc.category_id
 		WHERE lc.listing_id `+r+` ORDER BY lc.listing_id, lc.is_primary DESC, c.name, c.id`, lo, hi, func(rows *sql.Rows) error {
 		var c CategoryRef
 		if err := rows.Scan(&id, &c.Slug, &c.Name); err != nil {

@@ -93,35 +93,44 @@ type builtProfile struct {
 // assembleProfiles assembles the profiles of ids (ascending) in one read
 // transaction, by range (assembleRange).
 func (d *DB) assembleProfiles(ctx context.Context, ids []int64) ([]builtProfile, error) {
-	out := make([]builtProfile, 0, len(ids))
+	var out []builtProfile
 	err := d.ReadTx(ctx, func(q Queries) error {
-		list, err := assembleRange(ctx, q, ids[0], ids[len(ids)-1])
-		if err != nil {
-			return err
-		}
-		byID := make(map[int64]*Listing, len(list))
-		for _, l := range list {
-			byID[l.ID] = l
-		}
-		for _, id := range ids {
-			l := byID[id]
-			if l == nil {
-				out = append(out, builtProfile{id: id, gone: true})
-				continue
-			}
-			enc, err := ops.Encode(l)
-			if err != nil {
-				return err
-			}
-			at, ok := votesAt(enc.JSON, l.Votes)
-			if !ok {
-				return fmt.Errorf("db: profile of listing %d: no vote count found in its JSON", id)
-			}
-			out = append(out, builtProfile{id: id, slug: l.Slug, enc: enc, votes: l.Votes, at: at})
-		}
-		return nil
+		var err error
+		out, err = assembleBuilt(ctx, q, ids)
+		return err
 	})
 	return out, err
+}
+
+// assembleBuilt assembles and encodes the profiles of ids (ascending) by
+// range; an id that is not live comes back gone.
+func assembleBuilt(ctx context.Context, q querier, ids []int64) ([]builtProfile, error) {
+	list, err := assembleRange(ctx, q, ids[0], ids[len(ids)-1])
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int64]*Listing, len(list))
+	for _, l := range list {
+		byID[l.ID] = l
+	}
+	out := make([]builtProfile, 0, len(ids))
+	for _, id := range ids {
+		l := byID[id]
+		if l == nil {
+			out = append(out, builtProfile{id: id, gone: true})
+			continue
+		}
+		enc, err := ops.Encode(l)
+		if err != nil {
+			return nil, err
+		}
+		at, ok := votesAt(enc.JSON, l.Votes)
+		if !ok {
+			return nil, fmt.Errorf("db: profile of listing %d: no vote count found in its JSON", id)
+		}
+		out = append(out, builtProfile{id: id, slug: l.Slug, enc: enc, votes: l.Votes, at: at})
+	}
+	return out, nil
 }
 
 // storeProfiles writes assembled profiles and drops their notes.
@@ -131,7 +140,20 @@ func (d *DB) storeProfiles(ctx context.Context, batch []builtProfile) error {
 		return err
 	}
 	defer tx.Rollback()
-	q := d.Prepared(tx)
+	if err := storeBuilt(ctx, d.Prepared(tx), batch); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	d.wstmts.prepareWanted(ctx, d.W) // the two statements, for the next batches
+	return nil
+}
+
+// storeBuilt writes built profiles (or deletes those gone) and drops their
+// notes, in the caller's transaction.
+func storeBuilt(ctx context.Context, q Queries, batch []builtProfile) error {
+	var err error
 	for _, p := range batch {
 		if p.err != nil {
 			return p.err
@@ -149,9 +171,5 @@ func (d *DB) storeProfiles(ctx context.Context, batch []builtProfile) error {
 			return err
 		}
 	}
-	if err := tx.Commit(); err != nil {
-		return err
-	}
-	d.wstmts.prepareWanted(ctx, d.W) // the two statements, for the next batches
 	return nil
 }
