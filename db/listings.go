@@ -281,56 +281,22 @@ func (d *DB) rankedSearch(ctx context.Context, fts string, where []string, args 
 	if cond == liveOnly {
 		l = "listings l INDEXED BY listings_live_ids"
 	}
-	// The span of the newest candidates, and for a word with more matches
-	// than that the bounded count, run beside the ranking on another
-	// connection: on a frequent word both walk long lists of documents
-	// (bm25 counts every document of the word), so the first search of
-	// such a word waits for the longer of the two instead of their sum.
-	countQuery := `SELECT 1 FROM listings_fts CROSS JOIN ` + l + ` ON l.id = listings_fts.rowid WHERE listings_fts MATCH ` + ftsArg + ` AND ` + cond
-	countArgs := append([]any{fts}, args...)
-	oneWord := len(where) == 1 && !strings.ContainsAny(fts, " *")
-	spanc := make(chan candidateSpan, 1)
-	go func() {
-		sp := d.candidateSpan(ctx, fts)
-		if sp.err == nil && sp.oldest > 0 {
-			var estimate func(context.Context) (int, error)
-			if oneWord {
-				estimate = func(ctx context.Context) (int, error) { return d.termEstimate(ctx, 0, sp.oldest, sp.newest) }
-			}
-			sp.total, sp.err = d.boundedCount(ctx, countQuery, countArgs, estimate)
-		}
-		spanc <- sp
-	}()
-	ranked, older, rankOldest, err := d.rankCandidates(ctx, fts, l, cond, args)
-	sp := <-spanc
-	if err == nil {
-		err = sp.err
-	}
+	ranked, oldest, newest, err := d.rankCandidates(ctx, fts, l, cond, args)
 	if err != nil {
 		return nil, Total{}, ftsErr(err)
-	}
-	// Where older matches start: the ranking's own snapshot when any
-	// candidate passed the filters (a listing added between the two reads
-	// must not show twice), else the span's.
-	oldest := sp.oldest
-	if len(ranked) > 0 {
-		oldest = 0
-		if older {
-			oldest = rankOldest
-		}
 	}
 	// When every match was ranked (fewer than ftsCandidates: nearly every
 	// word), the ranked matches that pass the filters are the exact total:
 	// no count query (unless past countCap, where totals are estimates).
 	total := Total{N: len(ranked)}
-	if oldest > 0 && sp.oldest > 0 {
-		total = sp.total
-	} else if oldest > 0 || len(ranked) > countCap { // (the two reads saw different writes; or a test's small countCap)
+	if oldest > 0 || len(ranked) > countCap {
 		var estimate func(context.Context) (int, error)
-		if oneWord {
-			estimate = func(ctx context.Context) (int, error) { return d.termEstimate(ctx, len(ranked), oldest, sp.newest) }
+		if len(where) == 1 && !strings.ContainsAny(fts, " *") {
+			estimate = func(ctx context.Context) (int, error) { return d.termEstimate(ctx, len(ranked), oldest, newest) }
 		}
-		if total, err = d.boundedCount(ctx, countQuery, countArgs, estimate); err != nil {
+		total, err = d.boundedCount(ctx, `SELECT 1 FROM listings_fts CROSS JOIN `+l+` ON l.id = listings_fts.rowid
+			WHERE listings_fts MATCH `+ftsArg+` AND `+cond, append([]any{fts}, args...), estimate)
+		if err != nil {
 			return nil, Total{}, ftsErr(err)
 		}
 	}
@@ -386,49 +352,44 @@ func (d *DB) termEstimate(ctx context.Context, ranked int, oldest, newest int64)
 }
 
 // rankCandidates returns the ids of the newest candidates that pass the
-// filters, best bm25 first, and (when any passed) whether older matches
-// exist and the oldest candidate id, from the same snapshot as the ids.
+// filters, best bm25 first, and, when older matches exist, the oldest and
+// newest candidate ids (0 otherwise).
 // l is the listings table as "listings l", with the index to read it by.
-func (d *DB) rankCandidates(ctx context.Context, fts, l, cond string, args []any) (ids []int64, older bool, oldest int64, err error) {
+func (d *DB) rankCandidates(ctx context.Context, fts, l, cond string, args []any) (ids []int64, oldest, newest int64, err error) {
 	rows, err := d.Prepared(d.R).QueryContext(ctx, `WITH m AS (SELECT rowid AS id, bm25(listings_fts, 10.0, 5.0, 1.0, 2.0, 3.0) AS score
 			FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` ORDER BY rowid DESC LIMIT `+candidatesLimit+`)
-		SELECT m.id, (SELECT min(id) FROM m), (SELECT count(*) FROM m) FROM m JOIN `+l+` ON l.id = m.id WHERE `+cond+`
+		SELECT m.id, m.id = (SELECT min(id) FROM m), (SELECT count(*) FROM m), (SELECT max(id) FROM m) FROM m JOIN `+l+` ON l.id = m.id WHERE `+cond+`
 		ORDER BY m.score, l.votes DESC, l.id DESC`, append([]any{fts}, args...)...)
 	if err != nil {
-		return nil, false, 0, err
+		return nil, 0, 0, err
 	}
 	defer rows.Close()
-	n := 0
+	n := -1 // candidates, all statuses (unknown while no row passed the filters)
 	for rows.Next() {
 		var id int64
-		if err := rows.Scan(&id, &oldest, &n); err != nil {
-			return nil, false, 0, err
+		var isMin bool
+		if err := rows.Scan(&id, &isMin, &n, &newest); err != nil {
+			return nil, 0, 0, err
 		}
 		ids = append(ids, id)
+		if isMin {
+			oldest = id
+		}
 	}
-	return ids, n >= ftsCandidates, oldest, rows.Err()
-}
-
-// candidateSpan is what rankedSearch learns beside the ranking: when older
-// matches than the candidates exist, the oldest and newest candidate ids
-// (0 otherwise) and the bounded total.
-type candidateSpan struct {
-	oldest, newest int64
-	total          Total
-	err            error
-}
-
-// candidateSpan reads the ids of a query's newest ftsCandidates matches
-// (all statuses; no bm25, so a frequent word costs a millisecond at 1M).
-func (d *DB) candidateSpan(ctx context.Context, fts string) candidateSpan {
-	var sp candidateSpan
-	var n int
-	sp.err = d.Prepared(d.R).QueryRowContext(ctx, `SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0) FROM (SELECT rowid AS id
-		FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` ORDER BY rowid DESC LIMIT `+candidatesLimit+`)`, fts).Scan(&n, &sp.oldest, &sp.newest)
-	if n < ftsCandidates {
-		sp.oldest, sp.newest = 0, 0 // every match is a candidate
+	if err := rows.Err(); err != nil {
+		return nil, 0, 0, err
 	}
-	return sp
+	if n >= 0 && n < ftsCandidates {
+		return ids, 0, 0, nil // every match was ranked
+	}
+	if oldest == 0 || n < 0 { // the oldest candidate (or every one) was filtered out
+		err = d.Prepared(d.R).QueryRowContext(ctx, `SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0) FROM (SELECT rowid AS id
+			FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` ORDER BY rowid DESC LIMIT `+candidatesLimit+`)`, fts).Scan(&n, &oldest, &newest)
+		if err == nil && n < ftsCandidates {
+			return ids, 0, 0, nil
+		}
+	}
+	return ids, oldest, newest, err
 }
 
 // olderMatches pages through matches older than the ranked candidates.
