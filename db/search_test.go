@@ -280,3 +280,27 @@ func TestSearchEstimateFromNewestMatches(t *testing.T) {
 		t.Fatalf("every listing matches: %+v %v, want 1,200 as an estimate", tot, err)
 	}
 }
+
+// A word whose newest ftsCandidates matches all fail the filters (here
+// drafts) is still found in its older matches, with an exact total.
+func TestSearchNewestMatchesAllFiltered(t *testing.T) {
+	ctx := context.Background()
+	d, err := Open(ctx, filepath.Join(t.TempDir(), "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.Tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 600)
+			INSERT INTO listings(id, slug, name, url, domain, description, status, launched_at, created_at, updated_at)
+			SELECT i, 'item-' || i, 'Item ' || i, 'https://x.example/', 'x.example', 'alpha',
+				CASE WHEN i <= 100 THEN 'live' ELSE 'draft' END, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z' FROM n`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	items, tot, err := d.SearchListingsTotal(ctx, SearchFilter{Q: "alpha", Limit: 5})
+	if err != nil || tot != (Total{N: 100}) || len(items) != 5 || items[0].ID != 100 {
+		t.Fatalf("100 live matches older than 500 drafts: %+v, %d items (first %v), %v", tot, len(items), items, err)
+	}
+}
