@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"time"
 
 	"launchdir/db"
@@ -20,11 +21,23 @@ func seedCmd(args []string, stdout io.Writer) error {
 	n := fs.Int("listings", 1000, "number of listings")
 	path := fs.String("db", "./launchdir.db", "SQLite database file")
 	seed := fs.Int64("seed", 1, "generator seed")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the seed to this file (go tool pprof)")
 	if err := server.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if *n < 1 || *n > 10_000_000 {
 		return errors.New("bad -listings: must be 1..10000000")
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	start := time.Now()
 	if err := seedFile(context.Background(), *path, *n, *seed); err != nil {

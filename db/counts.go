@@ -17,7 +17,8 @@ import (
 //     kept by triggers (listing_status_counts) or by RecountCategories
 //     (categories.live_count): exact and O(1);
 //   - other listing searches count at most countCap matches and report
-//     countCap (or a full-text estimate) with "total_is_estimate" when more match;
+//     countCap (or, for one word, an estimate from its newest matches) with
+//     "total_is_estimate" when more match;
 //   - totals above countCacheMin are cached for countCacheTTL; an expired
 //     entry is still served (up to countStaleMax) while one background query
 //     refreshes it, and concurrent identical counts run once (singleflight).

@@ -365,7 +365,7 @@ func (d *DB) rankedSearch(ctx context.Context, fts string, where []string, args 
 	if cond == liveOnly {
 		l = "listings l INDEXED BY listings_live_ids"
 	}
-	ranked, oldest, err := d.rankCandidates(ctx, fts, l, cond, args)
+	ranked, oldest, newest, err := d.rankCandidates(ctx, fts, l, cond, args)
 	if err != nil {
 		return nil, Total{}, ftsErr(err)
 	}
@@ -376,7 +376,7 @@ func (d *DB) rankedSearch(ctx context.Context, fts string, where []string, args 
 	if oldest > 0 || len(ranked) > countCap {
 		var estimate func(context.Context) (int, error)
 		if len(where) == 1 && !strings.ContainsAny(fts, " *") {
-			estimate = func(ctx context.Context) (int, error) { return d.termEstimate(ctx, fts) }
+			estimate = func(ctx context.Context) (int, error) { return d.termEstimate(ctx, len(ranked), oldest, newest) }
 		}
 		total, err = d.boundedCount(ctx, `SELECT 1 FROM listings_fts CROSS JOIN `+l+` ON l.id = listings_fts.rowid
 			WHERE listings_fts MATCH `+ftsArg+` AND `+cond, append([]any{fts}, args...), estimate)
@@ -412,51 +412,48 @@ const ftsArg = "(SELECT ?)"
 // liveOnly is the condition of an unfiltered search of live listings.
 const liveOnly = "l.status = 'live'"
 
-// termEstimate estimates the live listings containing one quoted term:
-// the documents FTS5 records for the term (all statuses) scaled by the
-// share of listings that are live. Two index reads, whatever the size.
-func (d *DB) termEstimate(ctx context.Context, fts string) (int, error) {
+// termEstimate estimates the live listings containing one term from its
+// newest ftsCandidates matches (all statuses), which span the listing ids
+// oldest..newest: that share of the ids, applied to every live listing.
+// One counter read, whatever the size: reading the term's document count
+// from the full-text vocabulary walked the term's whole list of documents
+// (every listing for "and" at 1M). With every match ranked (oldest 0) the
+// ranked matches are the count.
+func (d *DB) termEstimate(ctx context.Context, ranked int, oldest, newest int64) (int, error) {
 	if SiteOf(ctx) != MainSite {
-		// The vocabulary counts the whole network's documents, not a
+		// The full-text index holds the whole network's listings, not a
 		// site's: no estimate there (the total stays countCap, "at least").
 		return 0, nil
 	}
-	var docs int
-	err := d.Prepared(d.R).QueryRowContext(ctx, `SELECT coalesce(sum(doc), 0) FROM listings_vocab WHERE term = ?`, strings.Trim(fts, `"`)).Scan(&docs)
+	if oldest == 0 || newest < oldest {
+		return ranked, nil
+	}
+	live, err := d.StatusCount(ctx, "live")
 	if err != nil {
 		return 0, err
 	}
-	var live, all int
-	err = d.Prepared(d.R).QueryRowContext(ctx, `SELECT coalesce(sum(n) FILTER (WHERE status = 'live'), 0), coalesce(sum(n), 0) FROM listing_status_counts`).Scan(&live, &all)
-	if err != nil || all == 0 {
-		return 0, err
-	}
-	return int(int64(docs) * int64(live) / int64(all)), nil
+	return int(min(int64(live), int64(ftsCandidates)*int64(live)/(newest-oldest+1))), nil
 }
 
 // rankCandidates returns the ids of the newest candidates that pass the
-// filters, best bm25 first, and the oldest candidate id when older matches
-// exist (0 otherwise).
+// filters, best bm25 first, and, when older matches exist, the oldest and
+// newest candidate ids (0 otherwise).
 // l is the listings table as "listings l", with the index to read it by.
-func (d *DB) rankCandidates(ctx context.Context, fts, l, cond string, args []any) ([]int64, int64, error) {
+func (d *DB) rankCandidates(ctx context.Context, fts, l, cond string, args []any) (ids []int64, oldest, newest int64, err error) {
 	rows, err := d.Prepared(d.R).QueryContext(ctx, `WITH m AS (SELECT rowid AS id, bm25(listings_fts, 10.0, 5.0, 1.0, 2.0, 3.0) AS score
 			FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` ORDER BY rowid DESC LIMIT `+candidatesLimit+`)
-		SELECT m.id, m.id = (SELECT min(id) FROM m), (SELECT count(*) FROM m) FROM m JOIN `+l+` ON l.id = m.id WHERE `+cond+`
+		SELECT m.id, m.id = (SELECT min(id) FROM m), (SELECT count(*) FROM m), (SELECT max(id) FROM m) FROM m JOIN `+l+` ON l.id = m.id WHERE `+cond+`
 		ORDER BY m.score, l.votes DESC, l.id DESC`, append([]any{fts}, args...)...)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
 	defer rows.Close()
-	var (
-		ids    []int64
-		oldest int64
-		n      int
-	)
+	n := -1 // candidates, all statuses (unknown while no row passed the filters)
 	for rows.Next() {
 		var id int64
 		var isMin bool
-		if err := rows.Scan(&id, &isMin, &n); err != nil {
-			return nil, 0, err
+		if err := rows.Scan(&id, &isMin, &n, &newest); err != nil {
+			return nil, 0, 0, err
 		}
 		ids = append(ids, id)
 		if isMin {
@@ -464,16 +461,19 @@ func (d *DB) rankCandidates(ctx context.Context, fts, l, cond string, args []any
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
-	if n < ftsCandidates {
-		return ids, 0, nil // every match was ranked
+	if n >= 0 && n < ftsCandidates {
+		return ids, 0, 0, nil // every match was ranked
 	}
-	if oldest == 0 { // the oldest candidate was filtered out: find its id
-		err = d.Prepared(d.R).QueryRowContext(ctx, `SELECT min(id) FROM (SELECT rowid AS id FROM listings_fts WHERE listings_fts MATCH `+ftsArg+`
-			ORDER BY rowid DESC LIMIT `+candidatesLimit+`)`, fts).Scan(&oldest)
+	if oldest == 0 || n < 0 { // the oldest candidate (or every one) was filtered out
+		err = d.Prepared(d.R).QueryRowContext(ctx, `SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0) FROM (SELECT rowid AS id
+			FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` ORDER BY rowid DESC LIMIT `+candidatesLimit+`)`, fts).Scan(&n, &oldest, &newest)
+		if err == nil && n < ftsCandidates {
+			return ids, 0, 0, nil
+		}
 	}
-	return ids, oldest, err
+	return ids, oldest, newest, err
 }
 
 // olderMatches pages through matches older than the ranked candidates.

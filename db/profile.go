@@ -206,6 +206,19 @@ func (d *DB) getListing(ctx context.Context, q querier, where string, arg any, o
 // other tables; memo (optional) keeps the row's decoded JSON columns.
 func (d *DB) getListingWith(ctx context.Context, q querier, where string, arg any, owner bool, memo *decodeMemo,
 	parts func(l *Listing, in partsInputs) error) (*Listing, error) {
+	l, in, err := scanListing(q.QueryRowContext(ctx, "SELECT "+listingCols+summaryFrom+" WHERE "+where, arg), memo)
+	if err != nil {
+		return nil, err
+	}
+	if err := parts(l, in); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// scanListing reads a row of listingCols (a point read or the bulk
+// assembly's range) into a profile without the other tables' rows.
+func scanListing(sc interface{ Scan(...any) error }, memo *decodeMemo) (*Listing, partsInputs, error) {
 	var (
 		l                                               Listing
 		features, usps, keywords, tags, socials, nf, at string
@@ -214,12 +227,12 @@ func (d *DB) getListingWith(ctx context.Context, q querier, where string, arg an
 		uStory, uMile, uMedia                           bool
 		rSum, rCount                                    int64
 	)
-	s, err := scanSummary(q.QueryRowContext(ctx, "SELECT "+listingCols+summaryFrom+" WHERE "+where, arg),
+	s, err := scanSummary(sc,
 		&l.ShortDescription, &l.Description, &features, &usps, &keywords, &tags, &l.Stage, &pm, &ps, &l.Country,
 		&l.City, &founded, &l.ContactEmail, &l.Domain, &l.Plan, &socials, &nf, &at, &uStory, &uMile, &uMedia,
 		&rSum, &rCount, &dr, &video, &l.UpdatedAt)
 	if err != nil {
-		return nil, err
+		return nil, partsInputs{}, err
 	}
 	l.Summary = s
 	dc := memo.get(s.ID, [7]string{features, usps, keywords, tags, socials, nf, at})
@@ -242,10 +255,7 @@ func (d *DB) getListingWith(ctx context.Context, q querier, where string, arg an
 	for k, v := range l.Socials {
 		l.Links[k] = v
 	}
-	if err := parts(&l, partsInputs{dr: dr, uStory: uStory, uMile: uMile, uMedia: uMedia}); err != nil {
-		return nil, err
-	}
-	return &l, nil
+	return &l, partsInputs{dr: dr, uStory: uStory, uMile: uMile, uMedia: uMedia}, nil
 }
 
 func (d *DB) loadProfileParts(ctx context.Context, q querier, l *Listing, dr sql.NullInt64, uStory, uMile, uMedia, owner bool) error {
@@ -268,15 +278,7 @@ func (d *DB) loadProfileParts(ctx context.Context, q querier, l *Listing, dr sql
 	if l.DomainRating, err = domainRating(ctx, q, l.ID, dr); err != nil {
 		return err
 	}
-	l.UnlockedSections = []string{}
-	for _, sec := range []struct {
-		name     string
-		unlocked bool
-	}{{"story", uStory}, {"milestones", uMile}, {"media", uMedia}} {
-		if sec.unlocked {
-			l.UnlockedSections = append(l.UnlockedSections, sec.name)
-		}
-	}
+	l.UnlockedSections = unlockedSections(uStory, uMile, uMedia)
 	if uStory || owner {
 		if l.Story, err = loadStory(ctx, q, l.ID); err != nil {
 			return err
@@ -295,6 +297,20 @@ func (d *DB) loadProfileParts(ctx context.Context, q querier, l *Listing, dr sql
 	return nil
 }
 
+// unlockedSections names the paid sections a listing has unlocked.
+func unlockedSections(uStory, uMile, uMedia bool) []string {
+	out := []string{}
+	for _, sec := range []struct {
+		name     string
+		unlocked bool
+	}{{"story", uStory}, {"milestones", uMile}, {"media", uMedia}} {
+		if sec.unlocked {
+			out = append(out, sec.name)
+		}
+	}
+	return out
+}
+
 func orEmpty(s []string) []string {
 	if s == nil {
 		return []string{}
@@ -311,7 +327,7 @@ func orEmptyMap(m map[string]string) map[string]string {
 
 func listingCategories(ctx context.Context, q querier, id int64) ([]CategoryRef, error) {
 	rows, err := q.QueryContext(ctx, `SELECT c.slug, c.name FROM listing_categories lc JOIN categories c ON c.id = lc.category_id
-		WHERE lc.listing_id = `+IntArg+` ORDER BY lc.is_primary DESC, c.name`, id)
+		WHERE lc.listing_id = `+IntArg+` ORDER BY lc.is_primary DESC, c.name, c.id`, id)
 	if err != nil {
 		return nil, err
 	}
@@ -329,7 +345,7 @@ func listingCategories(ctx context.Context, q querier, id int64) ([]CategoryRef,
 
 func listingFounders(ctx context.Context, q querier, id int64) ([]FounderRef, error) {
 	rows, err := q.QueryContext(ctx, `SELECT f.slug, f.name, f.title, f.bio, f.socials, f.avatar_url FROM listing_founders lf
-		JOIN founders f ON f.id = lf.founder_id WHERE lf.listing_id = `+IntArg+` ORDER BY lf.position`, id)
+		JOIN founders f ON f.id = lf.founder_id WHERE lf.listing_id = `+IntArg+` ORDER BY lf.position, lf.founder_id`, id)
 	if err != nil {
 		return nil, err
 	}
@@ -348,7 +364,7 @@ func listingFounders(ctx context.Context, q querier, id int64) ([]FounderRef, er
 }
 
 func listingFAQs(ctx context.Context, q querier, id int64) ([]FAQ, error) {
-	rows, err := q.QueryContext(ctx, `SELECT question, answer FROM faqs WHERE listing_id = `+IntArg+` ORDER BY position`, id)
+	rows, err := q.QueryContext(ctx, `SELECT question, answer FROM faqs WHERE listing_id = `+IntArg+` ORDER BY position, id`, id)
 	if err != nil {
 		return nil, err
 	}
@@ -398,6 +414,13 @@ func domainRating(ctx context.Context, q querier, id int64, current sql.NullInt6
 		}
 		dr.History = append(dr.History, p)
 	}
+	finishDomainRating(&dr, source, current)
+	return dr, rows.Err()
+}
+
+// finishDomainRating sets the source (source: the newest point's), value
+// and trend of dr from its history (oldest first).
+func finishDomainRating(dr *DomainRating, source string, current sql.NullInt64) {
 	// A figure the site team imported names its own source (the newest
 	// point's); the default describes the monthly refresh.
 	if n := len(dr.History); n > 0 && source != "" {
@@ -418,7 +441,6 @@ func domainRating(ctx context.Context, q querier, id int64, current sql.NullInt6
 			dr.Trend = "flat"
 		}
 	}
-	return dr, rows.Err()
 }
 
 func loadStory(ctx context.Context, q querier, id int64) (*Story, error) {

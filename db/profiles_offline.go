@@ -22,6 +22,13 @@ func (d *DB) BuildProfilesOffline(ctx context.Context) error {
 	if err != nil || len(ids) == 0 {
 		return err
 	}
+	// No fsync per checkpoint while the file is built (nobody else has it;
+	// a seed that dies is discarded): the last checkpoint, with fsync,
+	// makes it durable.
+	if _, err := d.W.ExecContext(ctx, `PRAGMA synchronous=OFF`); err != nil {
+		return err
+	}
+	defer d.W.ExecContext(context.WithoutCancel(ctx), `PRAGMA synchronous=NORMAL; PRAGMA wal_checkpoint(TRUNCATE)`)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := make(chan []int64)
@@ -90,31 +97,47 @@ type builtProfile struct {
 	err       error
 }
 
+// assembleProfiles assembles the profiles of ids (ascending) in one read
+// transaction, by range (assembleRange).
 func (d *DB) assembleProfiles(ctx context.Context, ids []int64) ([]builtProfile, error) {
-	out := make([]builtProfile, 0, len(ids))
+	var out []builtProfile
 	err := d.ReadTx(ctx, func(q Queries) error {
-		for _, id := range ids {
-			l, err := d.getListing(ctx, q, "l.id = "+IntArg+" AND l.status = 'live'", id, false)
-			if IsNoRows(err) {
-				out = append(out, builtProfile{id: id, gone: true})
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			enc, err := ops.Encode(l)
-			if err != nil {
-				return err
-			}
-			at, ok := votesAt(enc.JSON, l.Votes)
-			if !ok {
-				return fmt.Errorf("db: profile of listing %d: no vote count found in its JSON", id)
-			}
-			out = append(out, builtProfile{id: id, slug: l.Slug, enc: enc, votes: l.Votes, at: at})
-		}
-		return nil
+		var err error
+		out, err = assembleBuilt(ctx, q, ids)
+		return err
 	})
 	return out, err
+}
+
+// assembleBuilt assembles and encodes the profiles of ids (ascending) by
+// range; an id that is not live comes back gone.
+func assembleBuilt(ctx context.Context, q querier, ids []int64) ([]builtProfile, error) {
+	list, err := assembleRange(ctx, q, ids[0], ids[len(ids)-1])
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int64]*Listing, len(list))
+	for _, l := range list {
+		byID[l.ID] = l
+	}
+	out := make([]builtProfile, 0, len(ids))
+	for _, id := range ids {
+		l := byID[id]
+		if l == nil {
+			out = append(out, builtProfile{id: id, gone: true})
+			continue
+		}
+		enc, err := ops.Encode(l)
+		if err != nil {
+			return nil, err
+		}
+		at, ok := votesAt(enc.JSON, l.Votes)
+		if !ok {
+			return nil, fmt.Errorf("db: profile of listing %d: no vote count found in its JSON", id)
+		}
+		out = append(out, builtProfile{id: id, slug: l.Slug, enc: enc, votes: l.Votes, at: at})
+	}
+	return out, nil
 }
 
 // storeProfiles writes assembled profiles and drops their notes.
@@ -124,7 +147,20 @@ func (d *DB) storeProfiles(ctx context.Context, batch []builtProfile) error {
 		return err
 	}
 	defer tx.Rollback()
-	q := d.Prepared(tx)
+	if err := storeBuilt(ctx, d.Prepared(tx), batch); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	d.wstmts.prepareWanted(ctx, d.W) // the two statements, for the next batches
+	return nil
+}
+
+// storeBuilt writes built profiles (or deletes those gone) and drops their
+// notes, in the caller's transaction.
+func storeBuilt(ctx context.Context, q Queries, batch []builtProfile) error {
+	var err error
 	for _, p := range batch {
 		if p.err != nil {
 			return p.err
@@ -142,9 +178,5 @@ func (d *DB) storeProfiles(ctx context.Context, batch []builtProfile) error {
 			return err
 		}
 	}
-	if err := tx.Commit(); err != nil {
-		return err
-	}
-	d.wstmts.prepareWanted(ctx, d.W) // the two statements, for the next batches
 	return nil
 }

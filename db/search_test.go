@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -243,5 +244,63 @@ func TestBoundedCountEdge(t *testing.T) {
 		if tot, err := d.BoundedCount(ctx, q); err != nil || tot != want {
 			t.Fatalf("%d rows: %+v %v, want %+v", i, tot, err, want)
 		}
+	}
+}
+
+// Past countCap, a one-word search's total is estimated from its newest
+// ftsCandidates matches: the share of listing ids they span, applied to the
+// live listings. Here every other listing of 1,200 has the word: about 600.
+func TestSearchEstimateFromNewestMatches(t *testing.T) {
+	ctx := context.Background()
+	d, err := Open(ctx, filepath.Join(t.TempDir(), "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	defer func(c int) { countCap = c }(countCap)
+	countCap = 100
+	if _, err := d.W.Exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1200)
+		INSERT INTO listings(id, slug, name, url, domain, description, status, launched_at, created_at, updated_at)
+		SELECT i, 'item-' || i, 'Item ' || i, 'https://x.example/', 'x.example', CASE i % 2 WHEN 0 THEN 'alpha' ELSE 'omega' END,
+			'live', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z' FROM n`); err != nil {
+		t.Fatal(err)
+	}
+	_, tot, err := d.SearchListingsTotal(ctx, SearchFilter{Q: "alpha", Limit: 5})
+	if err != nil || !tot.Estimate || tot.N < 570 || tot.N > 630 {
+		t.Fatalf("600 of 1,200 match: %+v %v, want an estimate near 600", tot, err)
+	}
+	// The estimate never exceeds the live listings.
+	if err := d.Tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Exec(`UPDATE listings SET description = 'alpha'`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, tot, err := d.SearchListingsTotal(ctx, SearchFilter{Q: "alpha", Limit: 5}); err != nil || tot != (Total{N: 1200, Estimate: true}) {
+		t.Fatalf("every listing matches: %+v %v, want 1,200 as an estimate", tot, err)
+	}
+}
+
+// A word whose newest ftsCandidates matches all fail the filters (here
+// drafts) is still found in its older matches, with an exact total.
+func TestSearchNewestMatchesAllFiltered(t *testing.T) {
+	ctx := context.Background()
+	d, err := Open(ctx, filepath.Join(t.TempDir(), "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.Tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 600)
+			INSERT INTO listings(id, slug, name, url, domain, description, status, launched_at, created_at, updated_at)
+			SELECT i, 'item-' || i, 'Item ' || i, 'https://x.example/', 'x.example', 'alpha',
+				CASE WHEN i <= 100 THEN 'live' ELSE 'draft' END, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z' FROM n`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	items, tot, err := d.SearchListingsTotal(ctx, SearchFilter{Q: "alpha", Limit: 5})
+	if err != nil || tot != (Total{N: 100}) || len(items) != 5 || items[0].ID != 100 {
+		t.Fatalf("100 live matches older than 500 drafts: %+v, %d items (first %v), %v", tot, len(items), items, err)
 	}
 }

@@ -95,6 +95,15 @@ func TestReadyMadeProfileIsFreshAssembly(t *testing.T) {
 		{"logo", `UPDATE listings SET logo_url = 'https://example.com/i/logo-new.webp' WHERE id = ?1`, "logo-new.webp", false},
 		{"first screenshot of a locked gallery", `UPDATE listings SET unlock_media = 0 WHERE id = ?1;
 			INSERT INTO media(listing_id, kind, url, caption, position) VALUES (?1, 'image', 'https://example.com/i/first.webp', 'First screenshot', -1)`, "First screenshot", false},
+		// Edges of the per-listing limits and orders the bulk assembly
+		// applies itself: the newest five updates of six, the newest twelve
+		// Domain Rating points of thirteen, a locked gallery's first image
+		// after a video, FAQs and founders sharing a position.
+		{"six updates", `INSERT INTO listing_updates(listing_id, title, body, created_at) SELECT ?1, 'Bulk update ' || value, 'b', '2031-01-0' || value || 'T00:00:00Z' FROM (WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n WHERE value < 6) SELECT value FROM n)`, "Bulk update 6", false},
+		{"thirteen domain ratings", `INSERT INTO domain_ratings(listing_id, measured_on, rating, source) SELECT ?1, '2032-01-' || printf('%02d', value), 40 + value, 's' || value FROM (WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n WHERE value < 13) SELECT value FROM n)`, `"rating":53`, false},
+		{"a video before the first screenshot of a locked gallery", `UPDATE listings SET unlock_media = 0 WHERE id = ?1;
+			INSERT INTO media(listing_id, kind, url, caption, position) VALUES (?1, 'video', 'https://example.com/v.mp4', 'A video', -9)`, "", true},
+		{"faqs sharing a position", `INSERT INTO faqs(listing_id, position, question, answer) VALUES (?1, 50, 'Tie one?', 'a'), (?1, 50, 'Tie two?', 'b')`, "Tie two?", false},
 		{"interview question", `INSERT INTO interview_questions(id, position, question) VALUES (9001, 0, 'Why did you start?')`, "", true},
 		{"interview answered by someone else", `INSERT INTO interview_answers(user_id, question_id, answer, updated_at) VALUES (?4, 9001, 'Interview answered', '2030-01-01')`, "", true},
 		{"owner added", `INSERT INTO listing_owners(listing_id, user_id, role, created_at) VALUES (?1, ?4, 'owner', '2000-01-01T00:00:00Z')`, "Interview answered", false},
@@ -118,6 +127,17 @@ func TestReadyMadeProfileIsFreshAssembly(t *testing.T) {
 			t.Fatalf("%s: %v", w.what, err)
 		}
 		after := check(slug, true) // rebuilt by the transaction itself
+		// The seeder's bulk assembly (BuildProfilesOffline, by id range)
+		// gives the same bytes after the write, for it and its neighbours.
+		if _, err := d.W.Exec(`INSERT OR IGNORE INTO listing_profiles_stale(listing_id) SELECT id FROM listings WHERE id BETWEEN ?1 - 2 AND ?1 + 2`, id); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.BuildProfilesOffline(ctx); err != nil {
+			t.Fatalf("%s: bulk build: %v", w.what, err)
+		}
+		if bulk := check(slug, true); !bytes.Equal(bulk, after) {
+			t.Fatalf("%s: bulk build differs:\n%s\n%s", w.what, bulk, after)
+		}
 		if w.same {
 			if !bytes.Equal(before, after) {
 				t.Fatalf("%s: the profile changed:\n%s\n%s", w.what, before, after)

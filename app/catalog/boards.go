@@ -73,7 +73,10 @@ func (a *Service) getLeaderboard(ctx context.Context, in *ops.Input) (any, error
 	case "revenue":
 		value, from = "m.mrr_cents", db.RevenueFrom
 		q = ` WHERE l.status = 'live' ORDER BY m.mrr_cents DESC, l.id LIMIT ?1 OFFSET ?2`
-		count = `SELECT 1 FROM revenue r JOIN listings l ON l.id = r.listing_id WHERE l.status = 'live'`
+		// The revenue rows in order, each checked in the small index of
+		// status by id (the planner walked the live listings and looked
+		// each up in revenue: 46 against 15 ms for the bound at 1M).
+		count = `SELECT 1 FROM revenue r CROSS JOIN listings l INDEXED BY listings_status_by_id ON l.id = r.listing_id WHERE l.status = 'live'`
 	}
 	// A board's total is bounded like a search's: counting a big board
 	// (every voted or paying listing) is the one part of a page that grows

@@ -22,14 +22,20 @@ type SitemapEntry struct {
 	UpdatedAt string
 }
 
-// SitemapListings pages through live listings by id for the sitemap.
+// SitemapListings pages through live listings by id for the sitemap. The
+// offset skips entries of the small index of live ids in id order, and only
+// the page's rows are read from the table: the planner's own choice (the
+// status index, then every live listing sorted by id) took 429 ms for the
+// first file at 1M listings.
 func (a *Service) SitemapListings(ctx context.Context, offset, limit int) ([]SitemapEntry, error) {
-	return a.sitemapRows(ctx, `SELECT slug, coalesce(updated_at,'') FROM listings WHERE status = 'live' ORDER BY id LIMIT ? OFFSET ?`, limit, offset)
+	return a.sitemapRows(ctx, `SELECT slug, coalesce(updated_at,'') FROM listings INDEXED BY listings_live_ids
+		WHERE status = 'live' ORDER BY id LIMIT ? OFFSET ?`, limit, offset)
 }
 
-// LiveListingCount is the number of live listings (cached above 1,000 like the API's totals).
+// LiveListingCount is the number of live listings: the counter the listing
+// triggers keep (exact and O(1); a count was 0.1 s at 1M listings).
 func (a *Service) LiveListingCount(ctx context.Context) (int, error) {
-	return a.DB.PublicCount(ctx, `SELECT count(*) FROM listings WHERE status = 'live'`)
+	return a.DB.StatusCount(ctx, "live")
 }
 
 // SitemapOthers lists founders ("founder"), categories ("category") and blog posts ("post").

@@ -84,7 +84,7 @@ type Page[T any] struct {
 	// TotalIsEstimate is true when more items match than a list counts
 	// (10,000; searches, leaderboards and the founders list): Total is then a lower bound
 	// or an estimate, not exact.
-	TotalIsEstimate bool `json:"total_is_estimate,omitempty" doc:"Present, and true, when more than 10,000 items match a listing search, a leaderboard or the founders list: no request waits for a full count, so total is then an estimate (a one-word search: the documents the full-text index holds for the word, scaled by the share of live listings) or 10,000, meaning 10,000 or more."`
+	TotalIsEstimate bool `json:"total_is_estimate,omitempty" doc:"Present, and true, when more than 10,000 items match a listing search, a leaderboard or the founders list: no request waits for a full count, so total is then an estimate (a one-word search: the share of listings among which its newest 500 matches fall, applied to the live listings) or 10,000, meaning 10,000 or more."`
 }
 
 // NewPage is the input's page of items (never a null list).
