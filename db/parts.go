@@ -37,6 +37,10 @@ type profileParts struct {
 	milestones   []Milestone
 	media        []Media
 	unlocked     []string
+	// extra is what the caller of GetOwnerListingInEditWith keeps beside
+	// the parts (the owner view's owners and other sites' copies), under
+	// the same epoch; nil until loaded.
+	extra any
 }
 
 // partsInputs are the listing-row values the parts depend on.
@@ -80,11 +84,22 @@ func (d *DB) ForgetOwnerParts(id int64) {
 // from Prepared on its transaction): the other tables' rows come from the
 // kept entry when it is current.
 func (d *DB) GetOwnerListingInEdit(ctx context.Context, q Queries, id int64) (*Listing, error) {
+	l, _, err := d.GetOwnerListingInEditWith(ctx, q, id, nil)
+	return l, err
+}
+
+// GetOwnerListingInEditWith is GetOwnerListingInEdit that also keeps
+// loadExtra's result (rows of other tables that only a foreign commit
+// changes, read in q) with the listing's entry, and returns it. An edit
+// that writes those rows must ForgetOwnerParts first. The result is
+// shared between edits: read it only.
+func (d *DB) GetOwnerListingInEditWith(ctx context.Context, q Queries, id int64, loadExtra func() (any, error)) (*Listing, any, error) {
 	ep, err := d.editEpoch(ctx, q)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return d.getListingWith(ctx, q, "l.id = "+IntArg, id, true, &d.parts.decoded, func(l *Listing, in partsInputs) error {
+	var extra any
+	l, err := d.getListingWith(ctx, q, "l.id = "+IntArg, id, true, &d.parts.decoded, func(l *Listing, in partsInputs) error {
 		c := &d.parts
 		c.mu.Lock()
 		p := c.pending[id]
@@ -92,15 +107,29 @@ func (d *DB) GetOwnerListingInEdit(ctx context.Context, q Queries, id int64) (*L
 			p = c.m[id]
 		}
 		c.mu.Unlock()
-		if p != nil && p.epoch == ep && p.inputs == in {
+		if p != nil && p.epoch == ep && p.inputs == in && (p.extra != nil || loadExtra == nil) {
 			p.apply(l)
+			extra = p.extra
 			return nil
 		}
-		if err := d.loadProfileParts(ctx, q, l, in.dr, in.uStory, in.uMile, in.uMedia, true); err != nil {
-			return err
+		if p != nil && p.epoch == ep && p.inputs == in {
+			p.apply(l) // the parts are current; only the extra is missing
+			cp := *p
+			p = &cp
+		} else {
+			if err := d.loadProfileParts(ctx, q, l, in.dr, in.uStory, in.uMile, in.uMedia, true); err != nil {
+				return err
+			}
+			p = &profileParts{epoch: ep, inputs: in, categories: l.Categories, founders: l.Founders, faqs: l.FAQs, updates: l.LatestUpdates, interview: l.Interview,
+				domainRating: l.DomainRating, story: l.Story, milestones: l.Milestones, media: l.Media, unlocked: l.UnlockedSections}
 		}
-		p = &profileParts{epoch: ep, inputs: in, categories: l.Categories, founders: l.Founders, faqs: l.FAQs, updates: l.LatestUpdates, interview: l.Interview,
-			domainRating: l.DomainRating, story: l.Story, milestones: l.Milestones, media: l.Media, unlocked: l.UnlockedSections}
+		if loadExtra != nil {
+			x, err := loadExtra()
+			if err != nil {
+				return err
+			}
+			p.extra, extra = x, x
+		}
 		c.mu.Lock()
 		if c.pending == nil {
 			c.pending = map[int64]*profileParts{}
@@ -109,6 +138,7 @@ func (d *DB) GetOwnerListingInEdit(ctx context.Context, q Queries, id int64) (*L
 		c.mu.Unlock()
 		return nil
 	})
+	return l, extra, err
 }
 
 // apply shares the kept rows with l (they are only read: encoded to JSON).

@@ -140,31 +140,58 @@ func BenchmarkLeaderboardWeekly(b *testing.B) {
 // new tagline each time, through HTTP with an API key, 8 clients at once
 // (on a 2-core machine RunParallel gives 2 × 4 = 8 goroutines).
 func BenchmarkOwnerPatch(b *testing.B) {
+	benchOwnerPatch(b, max(1, 8/runtime.GOMAXPROCS(0)))
+}
+
+// BenchmarkOwnerPatchSerial is the same PATCH from one client: the mixed
+// peer rows' writer, where every edit is a commit of its own (no group to
+// share it with) and what counts is one edit's latency and CPU.
+func BenchmarkOwnerPatchSerial(b *testing.B) {
+	benchOwnerPatch(b, 0)
+}
+
+// benchOwnerPatch runs the owner PATCH with parallelism p per
+// GOMAXPROCS (RunParallel), or from one goroutine when p is 0.
+func benchOwnerPatch(b *testing.B, p int) {
 	e := benchSetup(b)
 	key, _, err := e.App.People.CreateAPIKey(context.Background(), "demo@launchdir.local", "bench", []string{"account:read", "listings:write"})
 	if err != nil {
 		b.Fatal(err)
 	}
 	var seq atomic.Int64
-	b.SetParallelism(max(1, 8/runtime.GOMAXPROCS(0)))
+	patch := func() bool {
+		i := seq.Add(1)
+		body := fmt.Sprintf(`{"fields":{"tagline":"bench tagline %d"}}`, i)
+		req, _ := http.NewRequest(http.MethodPatch, fmt.Sprintf("%s/api/v1/me/listings/%d", e.URL, 1+i%3), strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+key)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			b.Error(err)
+			return false
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			b.Errorf("PATCH: %d", resp.StatusCode)
+			return false
+		}
+		return true
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			i := seq.Add(1)
-			body := fmt.Sprintf(`{"fields":{"tagline":"bench tagline %d"}}`, i)
-			req, _ := http.NewRequest(http.MethodPatch, fmt.Sprintf("%s/api/v1/me/listings/%d", e.URL, 1+i%3), strings.NewReader(body))
-			req.Header.Set("Authorization", "Bearer "+key)
-			req.Header.Set("Content-Type", "application/json")
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				b.Error(err)
+	if p == 0 {
+		for i := 0; i < b.N; i++ {
+			if !patch() {
 				return
 			}
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != 200 {
-				b.Errorf("PATCH: %d", resp.StatusCode)
+		}
+		return
+	}
+	b.SetParallelism(p)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if !patch() {
 				return
 			}
 		}

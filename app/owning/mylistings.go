@@ -71,21 +71,50 @@ func (a *Service) readOwnerListing(ctx context.Context, q db.Queries, userID, id
 		o.Role, o.ModerationReason = edit.Role, edit.ModerationReason
 	}
 	var err error
+	var rows *ownerRows
 	if edit != nil {
-		o.Listing, err = a.DB.GetOwnerListingInEdit(ctx, q, id)
+		var x any
+		o.Listing, x, err = a.DB.GetOwnerListingInEditWith(ctx, q, id, func() (any, error) { return readOwnerRows(ctx, q, a.Cfg.SiteKey, id) })
+		rows, _ = x.(*ownerRows)
 	} else {
 		o.Listing, err = a.DB.GetOwnerListing(ctx, q, id)
 	}
 	if err != nil {
 		return nil, kernel.NotFound(err, "listing")
 	}
+	if rows == nil {
+		if rows, err = readOwnerRows(ctx, q, a.Cfg.SiteKey, id); err != nil {
+			return nil, err
+		}
+	}
 	// This site's copy is the listing's own columns (what this site shows),
 	// never a stored row that could drift from them; other sites' copies
-	// are stored until those sites serve them.
+	// are stored until those sites serve them. rows may be shared with
+	// other edits (db's kept entry): copied, never appended to.
+	o.SiteCopies = make([]siteCopy, 0, 1+len(rows.copies))
 	o.SiteCopies = append(o.SiteCopies, siteCopy{Site: a.Cfg.SiteKey, Headline: o.Headline, Summary: o.SummaryText,
 		SEOTitle: o.SEOTitle, SEODescription: o.SEODescription})
+	o.SiteCopies = append(o.SiteCopies, rows.copies...)
+	o.Owners = rows.owners
+	if o.Status == "live" {
+		o.PublicURL = a.ListingURL(ctx, o.Slug)
+	}
+	return o, nil
+}
+
+// ownerRows are the owner view's rows of other tables besides the
+// profile: other sites' copies and the owners. Only a foreign commit
+// changes them, or an edit that writes site copies (which forgets the
+// kept entry first), so group edits keep them with the profile's parts.
+type ownerRows struct {
+	copies []siteCopy
+	owners []Owner
+}
+
+func readOwnerRows(ctx context.Context, q db.Queries, siteKey string, id int64) (*ownerRows, error) {
+	r := &ownerRows{copies: []siteCopy{}}
 	rows, err := q.QueryContext(ctx, `SELECT site_key, headline, summary, seo_title, seo_description FROM listing_site_copy
-		WHERE listing_id = `+db.IntArg+` AND site_key != `+db.TextArg+` ORDER BY site_key`, id, a.Cfg.SiteKey)
+		WHERE listing_id = `+db.IntArg+` AND site_key != `+db.TextArg+` ORDER BY site_key`, id, siteKey)
 	if err != nil {
 		return nil, err
 	}
@@ -95,18 +124,15 @@ func (a *Service) readOwnerListing(ctx context.Context, q db.Queries, userID, id
 		if err := rows.Scan(&c.Site, &c.Headline, &c.Summary, &c.SEOTitle, &c.SEODescription); err != nil {
 			return nil, err
 		}
-		o.SiteCopies = append(o.SiteCopies, c)
+		r.copies = append(r.copies, c)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	if o.Owners, err = ListingOwners(ctx, q, id); err != nil {
+	if r.owners, err = ListingOwners(ctx, q, id); err != nil {
 		return nil, err
 	}
-	if o.Status == "live" {
-		o.PublicURL = a.ListingURL(ctx, o.Slug)
-	}
-	return o, nil
+	return r, nil
 }
 
 func (a *Service) listMyListings(ctx context.Context, in *ops.Input) (any, error) {
@@ -299,6 +325,9 @@ func (a *Service) updateMyListing(ctx context.Context, in *ops.Input) (any, erro
 			return err
 		}
 		extras.edited(after)
+		if len(sites) > 0 {
+			a.DB.ForgetOwnerParts(id) // other sites' copies are kept with the parts
+		}
 		if err := a.copyToSites(ctx, q, id, req.Fields, sites); err != nil {
 			return err
 		}

@@ -23,6 +23,8 @@ type Service struct {
 	// keyTouched: the minute (Unix time / 60) each API key's last use was
 	// last recorded (touchAPIKey).
 	keyTouched sync.Map
+	// keys: API keys already resolved (principalForAPIKey).
+	keys keyCache
 }
 
 // New builds the people domain over the kernel.
