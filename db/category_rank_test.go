@@ -2,6 +2,7 @@ package db
 
 import (
 	"database/sql"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -127,5 +128,41 @@ func TestCategoryRankVoteKeepsProfile(t *testing.T) {
 	d.R.QueryRowContext(ctx, `SELECT votes FROM listing_categories WHERE listing_id = 1`).Scan(&lv)
 	if lv != 1 || n != 0 {
 		t.Fatalf("membership votes %d (want 1), profiles noted stale %d (want 0)", lv, n)
+	}
+}
+
+// The home page's "today" ranks the day's launches from two narrow indexes
+// (LaunchedBetween): the same order and pages as sorting the listings.
+func TestLaunchedBetweenOrder(t *testing.T) {
+	d, ctx := tempDB(t)
+	seedAlphas(t, d, 40, "today")
+	r := rand.New(rand.NewPCG(3, 26))
+	for id := 1; id <= 40; id++ {
+		day := []string{"2026-11-25", "2026-11-26", "2026-11-26", "2026-11-27"}[r.IntN(4)]
+		status := []string{"live", "live", "live", "archived"}[r.IntN(4)]
+		if _, err := d.W.ExecContext(ctx, `UPDATE listings SET launched_at = ?, votes = ?, status = ? WHERE id = ?`,
+			day+"T"+fmt.Sprintf("%02d", r.IntN(24))+":00:00Z", r.IntN(5), status, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := Column[int64](ctx, d.R, `SELECT id FROM listings WHERE status = 'live' AND launched_at >= '2026-11-26'
+		AND launched_at < '2026-11-27' ORDER BY votes DESC, id`)
+	if err != nil || len(want) < 5 {
+		t.Fatalf("%d launches that day (%v)", len(want), err)
+	}
+	for _, per := range []int{1, 4, 100} {
+		var got []int64
+		for off := 0; off < len(want)+per; off += per {
+			page, err := d.LaunchedBetween(ctx, "2026-11-26", "2026-11-27", off, per)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range page {
+				got = append(got, s.ID)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("by %d a page: got %v, want %v", per, got, want)
+		}
 	}
 }

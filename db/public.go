@@ -236,6 +236,24 @@ const (
 	WeekRankOrder = ` ORDER BY n.votes DESC, n.listing_id`
 )
 
+// LaunchedBetween pages the live listings launched in [from, to) by votes
+// (the home page's "today"). The page's ids are ranked from two narrow
+// indexes, launch time (listings_newest) then votes (listings_status_by_id),
+// and only the page's rows are read: sorting the day's listings by their
+// wide rows read a page per listing (147 on a day at 100k), 85% of the
+// signed-in home page's CPU beside a writer, whose commits empty the
+// readers' page caches.
+func (d *DB) LaunchedBetween(ctx context.Context, from, to string, offset, limit int) ([]Summary, error) {
+	ids, err := Column[int64](ctx, d.Prepared(d.R), `SELECT n.id FROM listings n INDEXED BY listings_newest
+		JOIN listings v INDEXED BY listings_status_by_id ON v.id = n.id
+		WHERE n.status = 'live' AND n.launched_at >= `+TextArg+` AND n.launched_at < `+TextArg+`
+		ORDER BY v.votes DESC, n.id LIMIT `+IntArg+` OFFSET `+IntArg, from, to, limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	return d.summariesByID(ctx, ids)
+}
+
 // WeekLaunches pages a week's launches in the week's ranking; each summary
 // carries its rank and its votes in that week. The summaries are read for
 // the page alone. Pages are kept in the read cache like search pages

@@ -269,7 +269,7 @@ func (a *Service) launchedBetween(ctx context.Context, day string, off, lim int)
 	if err != nil {
 		return nil, 0, err
 	}
-	items, err := a.DB.Summaries(ctx, cond+` ORDER BY l.votes DESC, l.id LIMIT ?3 OFFSET ?4`, day, next, lim, off)
+	items, err := a.DB.LaunchedBetween(ctx, day, next, off, lim)
 	return items, total, err
 }
 
