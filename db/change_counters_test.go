@@ -1,6 +1,9 @@
 package db
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // A week's count is kept until its change counter moves (migration 0026).
 // After each write that changes which launches a week counts, the kept
@@ -56,4 +59,22 @@ func TestWeekCountFollowsItsCounter(t *testing.T) {
 	check("a launch removed")
 	exec(`DELETE FROM listings WHERE id = 5`)
 	check("a listing deleted")
+}
+
+// Kept counts are bounded (their keys come from request input): at 1,024
+// keys the map starts over, and every count stays right on either side.
+func TestCountAtVersionBounded(t *testing.T) {
+	d, ctx := tempDB(t)
+	for i := 0; i < 1100; i++ {
+		n, err := d.CountAtVersion(ctx, "week_launches", fmt.Sprint(i), `SELECT ? + 0`, i)
+		if err != nil || n != i {
+			t.Fatalf("key %d: %d, %v", i, n, err)
+		}
+		d.vcounts.mu.Lock()
+		size := len(d.vcounts.m)
+		d.vcounts.mu.Unlock()
+		if size > 1024 {
+			t.Fatalf("%d kept counts after %d keys", size, i+1)
+		}
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -14,12 +13,7 @@ import (
 // Paging through a relevance search must visit every match exactly once,
 // also past the bm25-ranked candidate window.
 func TestRelevancePagingIsStable(t *testing.T) {
-	ctx := context.Background()
-	d, err := Open(ctx, filepath.Join(t.TempDir(), "s.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d, ctx := tempDB(t)
 	n := ftsCandidates + 137
 	tx, err := d.W.Begin()
 	if err != nil {
@@ -87,15 +81,10 @@ func TestFTSQueryQuotesOperators(t *testing.T) {
 }
 
 // A search total is exact up to countCap matches; one past, it is an
-// estimate (the fts5vocab documents of the term, scaled to live listings,
-// or countCap), and the status-only and category-only totals stay exact.
+// estimate (for one word, from the span of its newest matches scaled to
+// live listings; otherwise countCap), and the status-only and category-only totals stay exact.
 func TestSearchTotalBound(t *testing.T) {
-	ctx := context.Background()
-	d, err := Open(ctx, filepath.Join(t.TempDir(), "s.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d, ctx := tempDB(t)
 	defer func(c int) { countCap = c }(countCap)
 	countCap = 10
 	insert := func(from, to int, desc string) {
@@ -251,12 +240,7 @@ func TestBoundedCountEdge(t *testing.T) {
 // ftsCandidates matches: the share of listing ids they span, applied to the
 // live listings. Here every other listing of 1,200 has the word: about 600.
 func TestSearchEstimateFromNewestMatches(t *testing.T) {
-	ctx := context.Background()
-	d, err := Open(ctx, filepath.Join(t.TempDir(), "s.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d, ctx := tempDB(t)
 	defer func(c int) { countCap = c }(countCap)
 	countCap = 100
 	if _, err := d.W.Exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1200)
@@ -284,12 +268,7 @@ func TestSearchEstimateFromNewestMatches(t *testing.T) {
 // A word whose newest ftsCandidates matches all fail the filters (here
 // drafts) is still found in its older matches, with an exact total.
 func TestSearchNewestMatchesAllFiltered(t *testing.T) {
-	ctx := context.Background()
-	d, err := Open(ctx, filepath.Join(t.TempDir(), "s.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d, ctx := tempDB(t)
 	if err := d.Tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.Exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 600)
 			INSERT INTO listings(id, slug, name, url, domain, description, status, launched_at, created_at, updated_at)
