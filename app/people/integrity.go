@@ -113,13 +113,12 @@ func emailDomain(email string) string {
 // in the vote's transaction; holding the votes the ring's members cast
 // before it formed is part of it.
 func (a *Service) ringFor(ctx context.Context, tx *sql.Tx, userID, listingID int64, week, network string) (int64, error) {
-	var email, created, signupNet string
-	var verified sql.NullString
-	if err := tx.QueryRowContext(ctx, `SELECT email, created_at, verified_at, signup_net FROM users WHERE id = ?`, userID).
-		Scan(&email, &created, &verified, &signupNet); err != nil {
+	var u ringVoter
+	if err := a.DB.Prepared(tx).QueryRowContext(ctx, `SELECT email, created_at, verified_at, signup_net FROM users WHERE id = ?`, userID).
+		Scan(&u.email, &u.created, &u.verified, &u.signupNet); err != nil {
 		return 0, err
 	}
-	domain := emailDomain(email)
+	domain := emailDomain(u.email)
 	if disposableDomains[domain] {
 		return a.ring(ctx, tx, listingID, week, "accounts at the disposable email domain "+domain, nil)
 	}
@@ -127,20 +126,7 @@ func (a *Service) ringFor(ctx context.Context, tx *sql.Tx, userID, listingID int
 	if size < 0 {
 		return 0, nil
 	}
-	// A private domain links accounts (one catch-all domain makes any
-	// number of addresses); a public mailbox provider does not.
-	linkDomain := domain
-	if publicMailDomains[domain] {
-		linkDomain = "\x00"
-	}
-	now := a.Now().UTC()
-	rows, err := tx.QueryContext(ctx, `SELECT u.id, v.counted, coalesce(v.ring_id, 0) FROM votes v JOIN users u ON u.id = v.voter
-		WHERE v.listing_id = ?1 AND v.week = ?2 AND v.voter <> ?3 AND v.created_at >= ?4
-		AND ((v.net <> '' AND v.net = ?5) OR (u.signup_net <> '' AND u.signup_net IN (?5, ?6)) OR lower(substr(u.email, instr(u.email, '@') + 1)) = ?7)
-		AND (abs(julianday(u.created_at) - julianday(?8)) * 86400 <= ?9
-			OR (u.verified_at IS NOT NULL AND ?10 <> '' AND abs(julianday(u.verified_at) - julianday(?10)) * 86400 <= ?11))`,
-		listingID, week, strconv.FormatInt(userID, 10), now.Add(-ringWindow).Format(time.RFC3339), network, signupNet, linkDomain,
-		created, ringCreated.Seconds(), verified.String, ringVerified.Seconds())
+	rows, err := a.DB.Prepared(tx).QueryContext(ctx, ringPeersSQL, ringArgs(u, userID, listingID, week, network, a.Now())...)
 	if err != nil {
 		return 0, err
 	}
@@ -158,8 +144,88 @@ func (a *Service) ringFor(ctx context.Context, tx *sql.Tx, userID, listingID int
 		return 0, err
 	}
 	signal := fmt.Sprintf("%d or more accounts created within %d days of each other voting within %d minutes, sharing a network (%s) or an email domain (%s)",
-		size, int(ringCreated.Hours()/24), int(ringWindow.Minutes()), firstNonEmpty(network, signupNet), domain)
+		size, int(ringCreated.Hours()/24), int(ringWindow.Minutes()), firstNonEmpty(network, u.signupNet), domain)
 	return a.ring(ctx, tx, listingID, week, signal, peers)
+}
+
+// ringVoter is what ringFor reads of the account casting a vote.
+type ringVoter struct {
+	email, created, signupNet string
+	verified                  sql.NullString
+}
+
+// ringArgs are ringPeersSQL's values for a vote by u (userID) on
+// listingID in week from network, at now.
+func ringArgs(u ringVoter, userID, listingID int64, week, network string, now time.Time) []any {
+	// A private domain links accounts (one catch-all domain makes any
+	// number of addresses); a public mailbox provider does not.
+	linkDomain := emailDomain(u.email)
+	if publicMailDomains[linkDomain] {
+		linkDomain = "\x00"
+	}
+	cLo, cHi := aroundText(u.created, ringCreated)
+	vLo, vHi := aroundText(u.verified.String, ringVerified)
+	return []any{listingID, week, strconv.FormatInt(userID, 10), now.UTC().Add(-ringWindow).Format(time.RFC3339), network, u.signupNet, linkDomain,
+		u.created, ringCreated.Seconds(), u.verified.String, ringVerified.Seconds(), cLo, cHi, vLo, vHi}
+}
+
+// ringPeersSQL finds the accounts a vote on listing ?1 in week ?2 by ?3
+// would form a ring with: accounts other than ?3 that voted for the
+// listing that week since ?4, linked to ?3 by the vote's network ?5, a
+// sign-up network (?5 or ?3's own, ?6) or the private email domain ?7,
+// and made within ?9 seconds of ?3 (made at ?8) or confirmed within ?11
+// seconds of ?3 (confirmed at ?10).
+//
+// Each link is looked up through an index of its own (migration 0028):
+// the vote's network among the listing's votes, the sign-up network and
+// the email domain among accounts made (?12..?13) or confirmed
+// (?14..?15) in a window a day wider than the rule's, compared as text.
+// The rule itself is the final WHERE, exactly as written: the windows only
+// choose which accounts it is tried on, so a timestamp in another format
+// cannot change the answer, only be tried. Values compared with indexed
+// columns are CASTs: a plain "?" there makes SQLite plan the statement
+// again for each value (db.IntArg); the domain is a subquery instead, as
+// an expression index has no affinity and a CAST's would keep the index
+// from being used. CROSS JOIN keeps the candidates the outer loop: left
+// to itself the planner scanned the listing's votes again.
+const ringPeersSQL = `WITH cand(id) AS (
+		SELECT voter FROM votes INDEXED BY votes_listing_net
+			WHERE listing_id = CAST(?1 AS INTEGER) AND week = CAST(?2 AS TEXT) AND net = CAST(?5 AS TEXT) AND net <> ''
+			AND created_at >= CAST(?4 AS TEXT)
+		UNION SELECT CAST(id AS TEXT) FROM users INDEXED BY users_signup_net
+			WHERE signup_net IN (CAST(?5 AS TEXT), CAST(?6 AS TEXT)) AND signup_net <> ''
+			AND created_at BETWEEN CAST(?12 AS TEXT) AND CAST(?13 AS TEXT)
+		UNION SELECT CAST(id AS TEXT) FROM users INDEXED BY users_signup_net_verified
+			WHERE signup_net IN (CAST(?5 AS TEXT), CAST(?6 AS TEXT)) AND signup_net <> '' AND verified_at IS NOT NULL
+			AND verified_at BETWEEN CAST(?14 AS TEXT) AND CAST(?15 AS TEXT)
+		UNION SELECT CAST(id AS TEXT) FROM users INDEXED BY users_email_domain
+			WHERE lower(substr(email, instr(email, '@') + 1)) = (SELECT ?7)
+			AND created_at BETWEEN CAST(?12 AS TEXT) AND CAST(?13 AS TEXT)
+		UNION SELECT CAST(id AS TEXT) FROM users INDEXED BY users_email_domain_verified
+			WHERE lower(substr(email, instr(email, '@') + 1)) = (SELECT ?7) AND verified_at IS NOT NULL
+			AND verified_at BETWEEN CAST(?14 AS TEXT) AND CAST(?15 AS TEXT))
+	SELECT u.id, v.counted, coalesce(v.ring_id, 0) FROM cand c
+		CROSS JOIN votes v ON v.listing_id = CAST(?1 AS INTEGER) AND v.voter = c.id AND v.week = CAST(?2 AS TEXT)
+		CROSS JOIN users u ON u.id = v.voter
+	WHERE v.voter <> ?3 AND v.created_at >= ?4
+		AND ((v.net <> '' AND v.net = ?5) OR (u.signup_net <> '' AND u.signup_net IN (?5, ?6)) OR lower(substr(u.email, instr(u.email, '@') + 1)) = ?7)
+		AND (abs(julianday(u.created_at) - julianday(?8)) * 86400 <= ?9
+			OR (u.verified_at IS NOT NULL AND ?10 <> '' AND abs(julianday(u.verified_at) - julianday(?10)) * 86400 <= ?11))`
+
+// aroundText is the text range of RFC 3339 times within d and a day of
+// at: a day wider than d, so times written with another offset or
+// separator still fall inside. An empty at gives an empty range; one
+// that does not parse gives every time.
+func aroundText(at string, d time.Duration) (lo, hi string) {
+	if at == "" {
+		return "~", ""
+	}
+	t, err := time.Parse(time.RFC3339, at)
+	if err != nil {
+		return "", "~"
+	}
+	d += 24 * time.Hour
+	return t.Add(-d).UTC().Format(time.RFC3339), t.Add(d).UTC().Format(time.RFC3339)
 }
 
 type ringPeer struct {
