@@ -32,6 +32,7 @@ type readCache struct {
 	gen    atomic.Uint64
 	mu     sync.Mutex
 	m      map[string]readEntry
+	newest uint64 // the generation of the newest entry in m
 	flight singleflight.Group
 }
 
@@ -57,8 +58,19 @@ func (c *readCache) get(key string, gen uint64) (any, bool) {
 func (c *readCache) put(key string, gen uint64, v any) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = map[string]readEntry{}
+	switch {
+	case gen < c.newest:
+		return // read before a write another entry was read after: never served
+	case gen > c.newest || c.m == nil:
+		// Entries of an older generation are never served again: let
+		// them go at once. Kept until evicted, a stream of writes left up
+		// to readCacheMax dead entries (about 20 MB) for the collector to
+		// walk and the heap to double.
+		clear(c.m)
+		if c.m == nil {
+			c.m = map[string]readEntry{}
+		}
+		c.newest = gen
 	}
 	if len(c.m) >= readCacheMax {
 		// Drop an eighth of the entries (Go starts each map walk at a
