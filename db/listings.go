@@ -432,46 +432,60 @@ func (d *DB) termEstimate(ctx context.Context, ranked int, oldest, newest int64)
 	if err != nil {
 		return 0, err
 	}
-	return int(min(int64(live), int64(ftsCandidates)*int64(live)/(newest-oldest+1))), nil
+	return spanEstimate(live, oldest, newest), nil
 }
 
+// spanEstimate is the live listings estimated to match from the span of
+// the newest ftsCandidates matches (listing ids oldest..newest): that share
+// of the ids, applied to every live listing.
+func spanEstimate(live int, oldest, newest int64) int {
+	return int(min(int64(live), int64(ftsCandidates)*int64(live)/max(1, newest-oldest+1)))
+}
+
+// frequentMatches is the estimated number of live listings above which a
+// search's words are too common to rank by relevance. bm25 weighs each word
+// by counting every listing that contains it (FTS5 walks the word's whole
+// list of documents once a query), so ranking a word in every listing cost
+// O(listings) however few candidates were scored: 50-60 ms for "and" at 1M.
+// Past this bound the newest ftsCandidates matches are ranked by votes,
+// then newest, instead: the cost no longer grows with the word's listings.
+// Such words say little about relevance anyway (bm25's weight for a word in
+// half of all listings or more is floored to almost nothing).
+// A variable so tests can reach the bound with a small database.
+var frequentMatches = 10000
+
 // rankCandidates returns the ids of the newest candidates that pass the
-// filters, best bm25 first, and, when older matches exist, the oldest and
-// newest candidate ids (0 otherwise).
+// filters, best first, and, when older matches exist, the oldest and newest
+// candidate ids (0 otherwise). The candidates are read first by id alone
+// (O(ftsCandidates)); their span tells how common the words are (see
+// frequentMatches), which decides how they are ranked: by bm25 (name
+// weighted highest), or, for frequent words, by votes.
 // l is the listings table as "listings l", with the index to read it by.
 func (d *DB) rankCandidates(ctx context.Context, fts, l, cond string, args []any) (ids []int64, oldest, newest int64, err error) {
-	rows, err := d.Prepared(d.R).QueryContext(ctx, `WITH m AS (SELECT rowid AS id, bm25(listings_fts, 10.0, 5.0, 1.0, 2.0, 3.0) AS score
-			FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` ORDER BY rowid DESC LIMIT `+candidatesLimit+`)
-		SELECT m.id, m.id = (SELECT min(id) FROM m), (SELECT count(*) FROM m), (SELECT max(id) FROM m) FROM m JOIN `+l+` ON l.id = m.id WHERE `+cond+`
-		ORDER BY m.score, l.votes DESC, l.id DESC`, append([]any{fts}, args...)...)
-	if err != nil {
+	q := d.Prepared(d.R)
+	var n int
+	if err := q.QueryRowContext(ctx, `SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0) FROM (SELECT rowid AS id
+		FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` ORDER BY rowid DESC LIMIT `+candidatesLimit+`)`, fts).Scan(&n, &oldest, &newest); err != nil {
 		return nil, 0, 0, err
 	}
-	defer rows.Close()
-	n := -1 // candidates, all statuses (unknown while no row passed the filters)
-	for rows.Next() {
-		var id int64
-		var isMin bool
-		if err := rows.Scan(&id, &isMin, &n, &newest); err != nil {
+	if n == 0 {
+		return nil, 0, 0, nil
+	}
+	score := "bm25(listings_fts, 10.0, 5.0, 1.0, 2.0, 3.0)"
+	if n >= ftsCandidates {
+		live, err := d.StatusCount(ctx, "live")
+		if err != nil {
 			return nil, 0, 0, err
 		}
-		ids = append(ids, id)
-		if isMin {
-			oldest = id
+		if spanEstimate(live, oldest, newest) > frequentMatches {
+			score = "0" // too common to weigh: by votes, then newest
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, 0, err
-	}
-	if n >= 0 && n < ftsCandidates {
-		return ids, 0, 0, nil // every match was ranked
-	}
-	if oldest == 0 || n < 0 { // the oldest candidate (or every one) was filtered out
-		err = d.Prepared(d.R).QueryRowContext(ctx, `SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0) FROM (SELECT rowid AS id
-			FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` ORDER BY rowid DESC LIMIT `+candidatesLimit+`)`, fts).Scan(&n, &oldest, &newest)
-		if err == nil && n < ftsCandidates {
-			return ids, 0, 0, nil
-		}
+	ids, err = Column[int64](ctx, q, `SELECT m.id FROM (SELECT rowid AS id, `+score+` AS score
+			FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` AND rowid >= (SELECT ?)) m JOIN `+l+` ON l.id = m.id WHERE `+cond+`
+		ORDER BY m.score, l.votes DESC, l.id DESC`, append([]any{fts, oldest}, args...)...)
+	if n < ftsCandidates {
+		return ids, 0, 0, err // every match was ranked
 	}
 	return ids, oldest, newest, err
 }
