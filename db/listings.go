@@ -95,6 +95,9 @@ type SearchFilter struct {
 // with fewer matches (nearly every real query) are ranked completely.
 const ftsCandidates = 500
 
+// FTSCandidates is ftsCandidates for the API's description of relevance.
+const FTSCandidates = ftsCandidates
+
 // candidatesLimit is ftsCandidates written into the SQL: a bound LIMIT is
 // handed to the full-text table's planner too (see ftsArg).
 var candidatesLimit = strconv.Itoa(ftsCandidates)
@@ -442,52 +445,105 @@ func spanEstimate(live int, oldest, newest int64) int {
 	return int(min(int64(live), int64(ftsCandidates)*int64(live)/max(1, newest-oldest+1)))
 }
 
-// frequentMatches is the estimated number of live listings above which a
-// search's words are too common to rank by relevance. bm25 weighs each word
-// by counting every listing that contains it (FTS5 walks the word's whole
-// list of documents once a query), so ranking a word in every listing cost
-// O(listings) however few candidates were scored: 50-60 ms for "and" at 1M.
-// Past this bound the newest ftsCandidates matches are ranked by votes,
-// then newest, instead: the cost no longer grows with the word's listings.
-// Such words say little about relevance anyway (bm25's weight for a word in
-// half of all listings or more is floored to almost nothing).
-// A variable so tests can reach the bound with a small database.
-var frequentMatches = 10000
+// FrequentWordListings is the estimated number of live listings above
+// which a word carries no weight in a search's relevance. bm25 weighs each
+// word by counting every listing that contains it (FTS5 walks the word's
+// whole list of documents once a query), so a word in every listing cost
+// O(listings) however few candidates were scored: 50-60 ms for "and" at
+// 1M. Past this bound a word is left out of bm25: the other words rank the
+// candidates, and with none left the newest ftsCandidates matches come by
+// votes, then newest. Such words say little about relevance anyway (bm25's
+// weight for a word in half of all listings or more is floored to almost
+// nothing), and the cost no longer grows with the word's listings.
+const FrequentWordListings = 10000
+
+// frequentMatches is FrequentWordListings as a variable, so tests can
+// reach the bound with a small database.
+var frequentMatches = FrequentWordListings
+
+// rankScore is the relevance of a match: bm25 with the name weighted
+// highest (then tagline, keywords, features, description).
+const rankScore = "bm25(listings_fts, 10.0, 5.0, 1.0, 2.0, 3.0)"
 
 // rankCandidates returns the ids of the newest candidates that pass the
 // filters, best first, and, when older matches exist, the oldest and newest
 // candidate ids (0 otherwise). The candidates are read first by id alone
-// (O(ftsCandidates)); their span tells how common the words are (see
-// frequentMatches), which decides how they are ranked: by bm25 (name
-// weighted highest), or, for frequent words, by votes.
+// (O(ftsCandidates)); the span of each word's newest matches tells how
+// common it is (see FrequentWordListings), which decides what ranks them.
 // l is the listings table as "listings l", with the index to read it by.
 func (d *DB) rankCandidates(ctx context.Context, fts, l, cond string, args []any) (ids []int64, oldest, newest int64, err error) {
-	q := d.Prepared(d.R)
-	var n int
-	if err := q.QueryRowContext(ctx, `SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0) FROM (SELECT rowid AS id
-		FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` ORDER BY rowid DESC LIMIT `+candidatesLimit+`)`, fts).Scan(&n, &oldest, &newest); err != nil {
+	n, oldest, newest, err := d.newestMatches(ctx, fts)
+	if err != nil || n == 0 {
 		return nil, 0, 0, err
 	}
-	if n == 0 {
-		return nil, 0, 0, nil
+	weigh, err := d.weighedWords(ctx, fts, n, oldest, newest)
+	if err != nil {
+		return nil, 0, 0, err
 	}
-	score := "bm25(listings_fts, 10.0, 5.0, 1.0, 2.0, 3.0)"
-	if n >= ftsCandidates {
-		live, err := d.StatusCount(ctx, "live")
-		if err != nil {
-			return nil, 0, 0, err
-		}
-		if spanEstimate(live, oldest, newest) > frequentMatches {
-			score = "0" // too common to weigh: by votes, then newest
-		}
-	}
-	ids, err = Column[int64](ctx, q, `SELECT m.id FROM (SELECT rowid AS id, `+score+` AS score
+	q := d.Prepared(d.R)
+	switch weigh {
+	case fts: // every word weighs: bm25 over the matches themselves
+		ids, err = Column[int64](ctx, q, `SELECT m.id FROM (SELECT rowid AS id, `+rankScore+` AS score
 			FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` AND rowid >= (SELECT ?)) m JOIN `+l+` ON l.id = m.id WHERE `+cond+`
-		ORDER BY m.score, l.votes DESC, l.id DESC`, append([]any{fts, oldest}, args...)...)
+			ORDER BY m.score, l.votes DESC, l.id DESC`, append([]any{fts, oldest}, args...)...)
+	case "": // no word weighs: by votes, then newest
+		ids, err = Column[int64](ctx, q, `SELECT m.id FROM (SELECT rowid AS id
+			FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` AND rowid >= (SELECT ?)) m JOIN `+l+` ON l.id = m.id WHERE `+cond+`
+			ORDER BY l.votes DESC, l.id DESC`, append([]any{fts, oldest}, args...)...)
+	default: // bm25 over the words that weigh, for the matches of all of them
+		ids, err = Column[int64](ctx, q, `SELECT m.id FROM (SELECT rowid AS id, `+rankScore+` AS score
+			FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` AND rowid >= (SELECT ?)) m JOIN `+l+` ON l.id = m.id
+			WHERE m.id IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` AND rowid >= (SELECT ?)) AND `+cond+`
+			ORDER BY m.score, l.votes DESC, l.id DESC`, append([]any{weigh, oldest, fts, oldest}, args...)...)
+	}
 	if n < ftsCandidates {
 		return ids, 0, 0, err // every match was ranked
 	}
 	return ids, oldest, newest, err
+}
+
+// newestMatches reads the newest ftsCandidates matches of fts (all
+// statuses) by id alone: how many (up to ftsCandidates) and their span.
+func (d *DB) newestMatches(ctx context.Context, fts string) (n int, oldest, newest int64, err error) {
+	err = d.Prepared(d.R).QueryRowContext(ctx, `SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0) FROM (SELECT rowid AS id
+		FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` ORDER BY rowid DESC LIMIT `+candidatesLimit+`)`, fts).Scan(&n, &oldest, &newest)
+	return n, oldest, newest, err
+}
+
+// weighedWords is the part of fts (its words, as FTSQuery writes them)
+// whose words are estimated in at most frequentMatches live listings:
+// fts itself when every word weighs, "" when none does. A word with fewer
+// than ftsCandidates matches always weighs. n, oldest and newest describe
+// fts's own newest matches: a one-word query needs no other read.
+func (d *DB) weighedWords(ctx context.Context, fts string, n int, oldest, newest int64) (string, error) {
+	words := strings.Fields(fts)
+	if len(words) == 1 && n < ftsCandidates {
+		return fts, nil
+	}
+	live, err := d.StatusCount(ctx, "live")
+	if err != nil {
+		return "", err
+	}
+	if len(words) == 1 {
+		if spanEstimate(live, oldest, newest) > frequentMatches {
+			return "", nil
+		}
+		return fts, nil
+	}
+	var keep []string
+	for _, w := range words {
+		n, oldest, newest, err := d.newestMatches(ctx, w)
+		if err != nil {
+			return "", err
+		}
+		if n < ftsCandidates || spanEstimate(live, oldest, newest) <= frequentMatches {
+			keep = append(keep, w)
+		}
+	}
+	if len(keep) == len(words) {
+		return fts, nil
+	}
+	return strings.Join(keep, " "), nil
 }
 
 // olderMatches pages through matches older than the ranked candidates.

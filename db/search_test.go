@@ -299,7 +299,7 @@ func TestFrequentWordsRankedByVotes(t *testing.T) {
 		_, err := tx.Exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
 			INSERT INTO listings(id, slug, name, url, domain, description, status, votes, country, launched_at, created_at, updated_at)
 			SELECT i, 'item-' || i, CASE WHEN i % 100 = 2 THEN 'Alpha ' ELSE 'Item ' END || i, 'https://x.example/', 'x.example',
-				CASE i % 2 WHEN 0 THEN 'alpha and more words' ELSE 'omega' END,
+				CASE WHEN i % 50 = 2 THEN 'alpha and more zeta' WHEN i % 2 = 0 THEN 'alpha and more words' ELSE 'omega' END,
 				CASE WHEN i = 1000 THEN 'draft' ELSE 'live' END, (i * 37) % 101, CASE WHEN i % 4 = 0 THEN 'US' ELSE 'DE' END,
 				'2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z' FROM n`)
 		return err
@@ -355,6 +355,16 @@ func TestFrequentWordsRankedByVotes(t *testing.T) {
 		got, tot := all(c.f)
 		if !slices.Equal(got, want) || tot != (Total{N: len(want)}) {
 			t.Fatalf("%+v past the bound: total %+v, ids %v, want %d by votes: %v", c.f, tot, got, len(want), want)
+		}
+	}
+	// With another word that weighs (zeta, in 20 listings, all with
+	// alpha), bm25 ranks by it alone: the zeta matches tie (the same
+	// description, names of two words), so the most voted come first, not
+	// the names with "alpha" that bm25 over both words would put first.
+	want := byVotes(func(i int) bool { return i%50 == 2 })
+	for _, q := range []string{"zeta", "alpha zeta", "and alpha zeta"} {
+		if got, tot := all(SearchFilter{Q: q}); !slices.Equal(got, want) || tot != (Total{N: len(want)}) {
+			t.Fatalf("%q: total %+v, ids %v, want %v", q, tot, got, want)
 		}
 	}
 }
