@@ -12,7 +12,7 @@ import (
 // client sees changes for words too common to weigh.
 var relevanceDesc = fmt.Sprintf("Sort order; relevance applies when q is given, otherwise votes. "+
 	"Relevance ranks the newest %d matches (name weighted highest), then older matches newest first; "+
-	"words estimated in more than %d live listings are too common to weigh, so those newest %[1]d matches come most voted first, then newest.",
+	"a word estimated in more than %d live listings is too common to weigh: the other words rank the matches, and with none left those newest %[1]d come most voted first, then newest.",
 	db.FTSCandidates, db.FrequentWordListings)
 
 func (a *Service) Operations() []*ops.Operation {
