@@ -472,15 +472,25 @@ const rankScore = "bm25(listings_fts, 10.0, 5.0, 1.0, 2.0, 3.0)"
 // common it is (see FrequentWordListings), which decides what ranks them.
 // l is the listings table as "listings l", with the index to read it by.
 func (d *DB) rankCandidates(ctx context.Context, fts, l, cond string, args []any) (ids []int64, oldest, newest int64, err error) {
-	n, oldest, newest, err := d.newestMatches(ctx, fts)
+	// One read transaction: the ranking finds the word's pages in the
+	// connection's cache where the first read left them, and both reads
+	// see the same commit.
+	err = d.ReadTx(ctx, func(q Queries) error {
+		ids, oldest, newest, err = d.rankIn(ctx, q, fts, l, cond, args)
+		return err
+	})
+	return ids, oldest, newest, err
+}
+
+func (d *DB) rankIn(ctx context.Context, q Queries, fts, l, cond string, args []any) (ids []int64, oldest, newest int64, err error) {
+	n, oldest, newest, err := newestMatches(ctx, q, fts)
 	if err != nil || n == 0 {
 		return nil, 0, 0, err
 	}
-	weigh, err := d.weighedWords(ctx, fts, n, oldest, newest)
+	weigh, err := d.weighedWords(ctx, q, fts, n, oldest, newest)
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	q := d.Prepared(d.R)
 	switch weigh {
 	case fts: // every word weighs: bm25 over the matches themselves
 		ids, err = Column[int64](ctx, q, `SELECT m.id FROM (SELECT rowid AS id, `+rankScore+` AS score
@@ -504,8 +514,8 @@ func (d *DB) rankCandidates(ctx context.Context, fts, l, cond string, args []any
 
 // newestMatches reads the newest ftsCandidates matches of fts (all
 // statuses) by id alone: how many (up to ftsCandidates) and their span.
-func (d *DB) newestMatches(ctx context.Context, fts string) (n int, oldest, newest int64, err error) {
-	err = d.Prepared(d.R).QueryRowContext(ctx, `SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0) FROM (SELECT rowid AS id
+func newestMatches(ctx context.Context, q Queries, fts string) (n int, oldest, newest int64, err error) {
+	err = q.QueryRowContext(ctx, `SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0) FROM (SELECT rowid AS id
 		FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` ORDER BY rowid DESC LIMIT `+candidatesLimit+`)`, fts).Scan(&n, &oldest, &newest)
 	return n, oldest, newest, err
 }
@@ -515,7 +525,7 @@ func (d *DB) newestMatches(ctx context.Context, fts string) (n int, oldest, newe
 // fts itself when every word weighs, "" when none does. A word with fewer
 // than ftsCandidates matches always weighs. n, oldest and newest describe
 // fts's own newest matches: a one-word query needs no other read.
-func (d *DB) weighedWords(ctx context.Context, fts string, n int, oldest, newest int64) (string, error) {
+func (d *DB) weighedWords(ctx context.Context, q Queries, fts string, n int, oldest, newest int64) (string, error) {
 	words := strings.Fields(fts)
 	if len(words) == 1 && n < ftsCandidates {
 		return fts, nil
@@ -532,7 +542,7 @@ func (d *DB) weighedWords(ctx context.Context, fts string, n int, oldest, newest
 	}
 	var keep []string
 	for _, w := range words {
-		n, oldest, newest, err := d.newestMatches(ctx, w)
+		n, oldest, newest, err := newestMatches(ctx, q, w)
 		if err != nil {
 			return "", err
 		}
