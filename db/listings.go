@@ -438,6 +438,11 @@ func (d *DB) termEstimate(ctx context.Context, ranked int, oldest, newest int64)
 	return spanEstimate(live, oldest, newest), nil
 }
 
+// spanEstimateSQL is spanEstimate in SQL, over a row of min(id) and
+// max(id) of the newest matches, with the live listings from their counter.
+var spanEstimateSQL = `min(coalesce((SELECT n FROM listing_status_counts WHERE status = 'live'), 0),
+	` + candidatesLimit + ` * coalesce((SELECT n FROM listing_status_counts WHERE status = 'live'), 0) / max(1, max(id) - min(id) + 1))`
+
 // spanEstimate is the live listings estimated to match from the span of
 // the newest ftsCandidates matches (listing ids oldest..newest): that share
 // of the ids, applied to every live listing.
@@ -472,14 +477,56 @@ const rankScore = "bm25(listings_fts, 10.0, 5.0, 1.0, 2.0, 3.0)"
 // common it is (see FrequentWordListings), which decides what ranks them.
 // l is the listings table as "listings l", with the index to read it by.
 func (d *DB) rankCandidates(ctx context.Context, fts, l, cond string, args []any) (ids []int64, oldest, newest int64, err error) {
-	// One read transaction: the ranking finds the word's pages in the
-	// connection's cache where the first read left them, and both reads
-	// see the same commit.
+	if !strings.Contains(fts, " ") {
+		return d.rankWord(ctx, fts, l, cond, args)
+	}
+	// One read transaction: each read finds the words' pages in the
+	// connection's cache where an earlier one left them, and all see the
+	// same commit.
 	err = d.ReadTx(ctx, func(q Queries) error {
 		ids, oldest, newest, err = d.rankIn(ctx, q, fts, l, cond, args)
 		return err
 	})
 	return ids, oldest, newest, err
+}
+
+// rankWord is rankIn for one word in one statement, as most searches are:
+// the newest matches' span is read first (w, s), and bm25 is called only
+// when the word weighs (a CASE evaluates one branch; bm25 walks the word's
+// documents at its first call). One statement reads the word's pages once
+// into the connection's cache for both reads, with no transaction around.
+func (d *DB) rankWord(ctx context.Context, fts, l, cond string, args []any) (ids []int64, oldest, newest int64, err error) {
+	rows, err := d.Prepared(d.R).QueryContext(ctx, `WITH w AS (SELECT rowid AS id FROM listings_fts WHERE listings_fts MATCH `+ftsArg+`
+			ORDER BY rowid DESC LIMIT `+candidatesLimit+`),
+		s AS MATERIALIZED (SELECT count(*) AS n, coalesce(min(id), 0) AS lo, coalesce(max(id), 0) AS hi, count(*) >= `+candidatesLimit+`
+			AND `+spanEstimateSQL+` > (SELECT ?) AS frequent FROM w)
+		SELECT m.id, s.n, s.lo, s.hi FROM s, (SELECT rowid AS id, CASE WHEN (SELECT frequent FROM s) THEN 0 ELSE `+rankScore+` END AS score
+			FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` AND rowid >= (SELECT lo FROM s)) m JOIN `+l+` ON l.id = m.id WHERE `+cond+`
+		ORDER BY m.score, l.votes DESC, l.id DESC`, append([]any{fts, frequentMatches, fts}, args...)...)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	defer rows.Close()
+	n := -1 // matches up to ftsCandidates, all statuses (unknown while no row passed the filters)
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id, &n, &oldest, &newest); err != nil {
+			return nil, 0, 0, err
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, 0, err
+	}
+	if n < 0 { // every candidate was filtered out (or nothing matches)
+		if n, oldest, newest, err = newestMatches(ctx, d.Prepared(d.R), fts); err != nil {
+			return nil, 0, 0, err
+		}
+	}
+	if n < ftsCandidates {
+		return ids, 0, 0, nil // every match was ranked
+	}
+	return ids, oldest, newest, nil
 }
 
 func (d *DB) rankIn(ctx context.Context, q Queries, fts, l, cond string, args []any) (ids []int64, oldest, newest int64, err error) {
