@@ -499,10 +499,10 @@ func (d *DB) rankWord(ctx context.Context, fts, l, cond string, args []any) (ids
 	rows, err := d.Prepared(d.R).QueryContext(ctx, `WITH w AS (SELECT rowid AS id FROM listings_fts WHERE listings_fts MATCH `+ftsArg+`
 			ORDER BY rowid DESC LIMIT `+candidatesLimit+`),
 		s AS MATERIALIZED (SELECT count(*) AS n, coalesce(min(id), 0) AS lo, coalesce(max(id), 0) AS hi, count(*) >= `+candidatesLimit+`
-			AND `+spanEstimateSQL+` > (SELECT ?) AS frequent FROM w)
+			AND `+spanEstimateSQL+` > `+strconv.Itoa(frequentMatches)+` AS frequent FROM w)
 		SELECT m.id, s.n, s.lo, s.hi FROM s, (SELECT rowid AS id, CASE WHEN (SELECT frequent FROM s) THEN 0 ELSE `+rankScore+` END AS score
-			FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` AND rowid >= (SELECT lo FROM s)) m JOIN `+l+` ON l.id = m.id WHERE `+cond+`
-		ORDER BY m.score, l.votes DESC, l.id DESC`, append([]any{fts, frequentMatches, fts}, args...)...)
+			FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` ORDER BY rowid DESC LIMIT `+candidatesLimit+`) m JOIN `+l+` ON l.id = m.id WHERE `+cond+`
+		ORDER BY m.score, l.votes DESC, l.id DESC`, append([]any{fts, fts}, args...)...)
 	if err != nil {
 		return nil, 0, 0, err
 	}
