@@ -529,6 +529,9 @@ func (d *DB) rankWord(ctx context.Context, fts, l, cond string, args []any) (ids
 	return ids, oldest, newest, nil
 }
 
+// rankIn is rankCandidates for a query of several words, on q (a read
+// transaction): the query's newest matches, then each word's, decide which
+// words bm25 weighs (weighedWords).
 func (d *DB) rankIn(ctx context.Context, q Queries, fts, l, cond string, args []any) (ids []int64, oldest, newest int64, err error) {
 	n, oldest, newest, err := newestMatches(ctx, q, fts)
 	if err != nil || n == 0 {
