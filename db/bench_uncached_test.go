@@ -113,6 +113,14 @@ func BenchmarkUncachedSearchFrequent(b *testing.B) {
 	benchSearch(b, `SELECT term FROM listings_vocab WHERE length(term) > 3 ORDER BY doc DESC LIMIT 50`)
 }
 
+// BenchmarkUncachedSearchTopWords searches the ten most frequent words of
+// any length ("and": a word in every listing), alone and in pairs: words
+// too common to weigh in bm25 (FrequentWordListings).
+func BenchmarkUncachedSearchTopWords(b *testing.B) {
+	benchSearch(b, `WITH t AS (SELECT term FROM listings_vocab ORDER BY doc DESC LIMIT 10)
+		SELECT term FROM t UNION ALL SELECT a.term || ' ' || b.term FROM t a, t b WHERE a.term < b.term`)
+}
+
 // BenchmarkUncachedSearchWords searches random vocabulary words (what the
 // peer benchmark's words row asks).
 func BenchmarkUncachedSearchWords(b *testing.B) {

@@ -95,6 +95,9 @@ type SearchFilter struct {
 // with fewer matches (nearly every real query) are ranked completely.
 const ftsCandidates = 500
 
+// FTSCandidates is ftsCandidates for the API's description of relevance.
+const FTSCandidates = ftsCandidates
+
 // candidatesLimit is ftsCandidates written into the SQL: a bound LIMIT is
 // handed to the full-text table's planner too (see ftsArg).
 var candidatesLimit = strconv.Itoa(ftsCandidates)
@@ -432,48 +435,175 @@ func (d *DB) termEstimate(ctx context.Context, ranked int, oldest, newest int64)
 	if err != nil {
 		return 0, err
 	}
-	return int(min(int64(live), int64(ftsCandidates)*int64(live)/(newest-oldest+1))), nil
+	return spanEstimate(live, oldest, newest), nil
 }
 
+// spanEstimateSQL is spanEstimate in SQL, over a row of min(id) and
+// max(id) of the newest matches, with the live listings from their counter.
+var spanEstimateSQL = `min(coalesce((SELECT n FROM listing_status_counts WHERE status = 'live'), 0),
+	` + candidatesLimit + ` * coalesce((SELECT n FROM listing_status_counts WHERE status = 'live'), 0) / max(1, max(id) - min(id) + 1))`
+
+// spanEstimate is the live listings estimated to match from the span of
+// the newest ftsCandidates matches (listing ids oldest..newest): that share
+// of the ids, applied to every live listing.
+func spanEstimate(live int, oldest, newest int64) int {
+	return int(min(int64(live), int64(ftsCandidates)*int64(live)/max(1, newest-oldest+1)))
+}
+
+// FrequentWordListings is the estimated number of live listings above
+// which a word carries no weight in a search's relevance. bm25 weighs each
+// word by counting every listing that contains it (FTS5 walks the word's
+// whole list of documents once a query), so a word in every listing cost
+// O(listings) however few candidates were scored: 50-60 ms for "and" at
+// 1M. Past this bound a word is left out of bm25: the other words rank the
+// candidates, and with none left the newest ftsCandidates matches come by
+// votes, then newest. Such words say little about relevance anyway (bm25's
+// weight for a word in half of all listings or more is floored to almost
+// nothing), and the cost no longer grows with the word's listings.
+const FrequentWordListings = 10000
+
+// frequentMatches is FrequentWordListings as a variable, so tests can
+// reach the bound with a small database.
+var frequentMatches = FrequentWordListings
+
+// rankScore is the relevance of a match: bm25 with the name weighted
+// highest (then tagline, keywords, features, description).
+const rankScore = "bm25(listings_fts, 10.0, 5.0, 1.0, 2.0, 3.0)"
+
 // rankCandidates returns the ids of the newest candidates that pass the
-// filters, best bm25 first, and, when older matches exist, the oldest and
-// newest candidate ids (0 otherwise).
+// filters, best first, and, when older matches exist, the oldest and newest
+// candidate ids (0 otherwise). The candidates are read first by id alone
+// (O(ftsCandidates)); the span of each word's newest matches tells how
+// common it is (see FrequentWordListings), which decides what ranks them.
 // l is the listings table as "listings l", with the index to read it by.
 func (d *DB) rankCandidates(ctx context.Context, fts, l, cond string, args []any) (ids []int64, oldest, newest int64, err error) {
-	rows, err := d.Prepared(d.R).QueryContext(ctx, `WITH m AS (SELECT rowid AS id, bm25(listings_fts, 10.0, 5.0, 1.0, 2.0, 3.0) AS score
-			FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` ORDER BY rowid DESC LIMIT `+candidatesLimit+`)
-		SELECT m.id, m.id = (SELECT min(id) FROM m), (SELECT count(*) FROM m), (SELECT max(id) FROM m) FROM m JOIN `+l+` ON l.id = m.id WHERE `+cond+`
-		ORDER BY m.score, l.votes DESC, l.id DESC`, append([]any{fts}, args...)...)
+	if !strings.Contains(fts, " ") {
+		return d.rankWord(ctx, fts, l, cond, args)
+	}
+	// One read transaction: each read finds the words' pages in the
+	// connection's cache where an earlier one left them, and all see the
+	// same commit.
+	err = d.ReadTx(ctx, func(q Queries) error {
+		ids, oldest, newest, err = d.rankIn(ctx, q, fts, l, cond, args)
+		return err
+	})
+	return ids, oldest, newest, err
+}
+
+// rankWord is rankIn for one word in one statement, as most searches are:
+// the newest matches' span is read first (w, s), and bm25 is called only
+// when the word weighs (a CASE evaluates one branch; bm25 walks the word's
+// documents at its first call). One statement reads the word's pages once
+// into the connection's cache for both reads, with no transaction around.
+func (d *DB) rankWord(ctx context.Context, fts, l, cond string, args []any) (ids []int64, oldest, newest int64, err error) {
+	rows, err := d.Prepared(d.R).QueryContext(ctx, `WITH w AS (SELECT rowid AS id FROM listings_fts WHERE listings_fts MATCH `+ftsArg+`
+			ORDER BY rowid DESC LIMIT `+candidatesLimit+`),
+		s AS MATERIALIZED (SELECT count(*) AS n, coalesce(min(id), 0) AS lo, coalesce(max(id), 0) AS hi, count(*) >= `+candidatesLimit+`
+			AND `+spanEstimateSQL+` > `+strconv.Itoa(frequentMatches)+` AS frequent FROM w)
+		SELECT m.id, s.n, s.lo, s.hi FROM s, (SELECT rowid AS id, CASE WHEN (SELECT frequent FROM s) THEN 0 ELSE `+rankScore+` END AS score
+			FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` ORDER BY rowid DESC LIMIT `+candidatesLimit+`) m JOIN `+l+` ON l.id = m.id WHERE `+cond+`
+		ORDER BY m.score, l.votes DESC, l.id DESC`, append([]any{fts, fts}, args...)...)
 	if err != nil {
 		return nil, 0, 0, err
 	}
 	defer rows.Close()
-	n := -1 // candidates, all statuses (unknown while no row passed the filters)
+	n := -1 // matches up to ftsCandidates, all statuses (unknown while no row passed the filters)
 	for rows.Next() {
 		var id int64
-		var isMin bool
-		if err := rows.Scan(&id, &isMin, &n, &newest); err != nil {
+		if err := rows.Scan(&id, &n, &oldest, &newest); err != nil {
 			return nil, 0, 0, err
 		}
 		ids = append(ids, id)
-		if isMin {
-			oldest = id
-		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, 0, 0, err
 	}
-	if n >= 0 && n < ftsCandidates {
-		return ids, 0, 0, nil // every match was ranked
-	}
-	if oldest == 0 || n < 0 { // the oldest candidate (or every one) was filtered out
-		err = d.Prepared(d.R).QueryRowContext(ctx, `SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0) FROM (SELECT rowid AS id
-			FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` ORDER BY rowid DESC LIMIT `+candidatesLimit+`)`, fts).Scan(&n, &oldest, &newest)
-		if err == nil && n < ftsCandidates {
-			return ids, 0, 0, nil
+	if n < 0 { // every candidate was filtered out (or nothing matches)
+		if n, oldest, newest, err = newestMatches(ctx, d.Prepared(d.R), fts); err != nil {
+			return nil, 0, 0, err
 		}
 	}
+	if n < ftsCandidates {
+		return ids, 0, 0, nil // every match was ranked
+	}
+	return ids, oldest, newest, nil
+}
+
+// rankIn is rankCandidates for a query of several words, on q (a read
+// transaction): the query's newest matches, then each word's, decide which
+// words bm25 weighs (weighedWords).
+func (d *DB) rankIn(ctx context.Context, q Queries, fts, l, cond string, args []any) (ids []int64, oldest, newest int64, err error) {
+	n, oldest, newest, err := newestMatches(ctx, q, fts)
+	if err != nil || n == 0 {
+		return nil, 0, 0, err
+	}
+	weigh, err := d.weighedWords(ctx, q, fts, n, oldest, newest)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	switch weigh {
+	case fts: // every word weighs: bm25 over the matches themselves
+		ids, err = Column[int64](ctx, q, `SELECT m.id FROM (SELECT rowid AS id, `+rankScore+` AS score
+			FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` AND rowid >= (SELECT ?)) m JOIN `+l+` ON l.id = m.id WHERE `+cond+`
+			ORDER BY m.score, l.votes DESC, l.id DESC`, append([]any{fts, oldest}, args...)...)
+	case "": // no word weighs: by votes, then newest
+		ids, err = Column[int64](ctx, q, `SELECT m.id FROM (SELECT rowid AS id
+			FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` AND rowid >= (SELECT ?)) m JOIN `+l+` ON l.id = m.id WHERE `+cond+`
+			ORDER BY l.votes DESC, l.id DESC`, append([]any{fts, oldest}, args...)...)
+	default: // bm25 over the words that weigh, for the matches of all of them
+		ids, err = Column[int64](ctx, q, `SELECT m.id FROM (SELECT rowid AS id, `+rankScore+` AS score
+			FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` AND rowid >= (SELECT ?)) m JOIN `+l+` ON l.id = m.id
+			WHERE m.id IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` AND rowid >= (SELECT ?)) AND `+cond+`
+			ORDER BY m.score, l.votes DESC, l.id DESC`, append([]any{weigh, oldest, fts, oldest}, args...)...)
+	}
+	if n < ftsCandidates {
+		return ids, 0, 0, err // every match was ranked
+	}
 	return ids, oldest, newest, err
+}
+
+// newestMatches reads the newest ftsCandidates matches of fts (all
+// statuses) by id alone: how many (up to ftsCandidates) and their span.
+func newestMatches(ctx context.Context, q Queries, fts string) (n int, oldest, newest int64, err error) {
+	err = q.QueryRowContext(ctx, `SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0) FROM (SELECT rowid AS id
+		FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` ORDER BY rowid DESC LIMIT `+candidatesLimit+`)`, fts).Scan(&n, &oldest, &newest)
+	return n, oldest, newest, err
+}
+
+// weighedWords is the part of fts (its words, as FTSQuery writes them)
+// whose words are estimated in at most frequentMatches live listings:
+// fts itself when every word weighs, "" when none does. A word with fewer
+// than ftsCandidates matches always weighs. n, oldest and newest describe
+// fts's own newest matches: a one-word query needs no other read.
+func (d *DB) weighedWords(ctx context.Context, q Queries, fts string, n int, oldest, newest int64) (string, error) {
+	words := strings.Fields(fts)
+	if len(words) == 1 && n < ftsCandidates {
+		return fts, nil
+	}
+	live, err := d.StatusCount(ctx, "live")
+	if err != nil {
+		return "", err
+	}
+	if len(words) == 1 {
+		if spanEstimate(live, oldest, newest) > frequentMatches {
+			return "", nil
+		}
+		return fts, nil
+	}
+	var keep []string
+	for _, w := range words {
+		n, oldest, newest, err := newestMatches(ctx, q, w)
+		if err != nil {
+			return "", err
+		}
+		if n < ftsCandidates || spanEstimate(live, oldest, newest) <= frequentMatches {
+			keep = append(keep, w)
+		}
+	}
+	if len(keep) == len(words) {
+		return fts, nil
+	}
+	return strings.Join(keep, " "), nil
 }
 
 // olderMatches pages through matches older than the ranked candidates.

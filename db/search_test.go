@@ -1,9 +1,11 @@
 package db
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -281,5 +283,88 @@ func TestSearchNewestMatchesAllFiltered(t *testing.T) {
 	items, tot, err := d.SearchListingsTotal(ctx, SearchFilter{Q: "alpha", Limit: 5})
 	if err != nil || tot != (Total{N: 100}) || len(items) != 5 || items[0].ID != 100 {
 		t.Fatalf("100 live matches older than 500 drafts: %+v, %d items (first %v), %v", tot, len(items), items, err)
+	}
+}
+
+// A search whose words are estimated in more than frequentMatches live
+// listings ranks its newest ftsCandidates matches by votes, then newest,
+// without bm25 (which would count every listing with the word); at the
+// bound they are ranked by bm25. Here 1,000 listings, "alpha" in every
+// even one (the newest 500 span ids 2..1000: an estimate of 500), the
+// matches of one name first under bm25 and the most voted first past it.
+func TestFrequentWordsRankedByVotes(t *testing.T) {
+	d, ctx := tempDB(t)
+	defer func(c int) { frequentMatches = c }(frequentMatches)
+	if err := d.Tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
+			INSERT INTO listings(id, slug, name, url, domain, description, status, votes, country, launched_at, created_at, updated_at)
+			SELECT i, 'item-' || i, CASE WHEN i % 100 = 2 THEN 'Alpha ' ELSE 'Item ' END || i, 'https://x.example/', 'x.example',
+				CASE WHEN i % 50 = 2 THEN 'alpha and more zeta' WHEN i % 2 = 0 THEN 'alpha and more words' ELSE 'omega' END,
+				CASE WHEN i = 1000 THEN 'draft' ELSE 'live' END, (i * 37) % 101, CASE WHEN i % 4 = 0 THEN 'US' ELSE 'DE' END,
+				'2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z' FROM n`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// byVotes is the order past the bound: live matches (even ids but the
+	// draft 1000) passing keep, most voted first, then newest.
+	byVotes := func(keep func(id int) bool) []int64 {
+		var ids []int64
+		for i := 998; i >= 2; i -= 2 {
+			if keep(i) {
+				ids = append(ids, int64(i))
+			}
+		}
+		slices.SortStableFunc(ids, func(a, b int64) int { return cmp.Compare((b*37)%101, (a*37)%101) })
+		return ids
+	}
+	all := func(f SearchFilter) ([]int64, Total) {
+		t.Helper()
+		var ids []int64
+		var tot Total
+		for f.Offset = 0; ; f.Offset += 40 {
+			f.Limit = 40
+			items, tt, err := d.SearchListingsTotal(ctx, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tot = tt
+			for _, it := range items {
+				ids = append(ids, it.ID)
+			}
+			if len(items) < f.Limit {
+				return ids, tot
+			}
+		}
+	}
+	frequentMatches = 500 // the estimate: not past the bound, ranked by bm25
+	got, tot := all(SearchFilter{Q: "alpha"})
+	if tot != (Total{N: 499}) || len(got) != 499 || got[0]%100 != 2 || slices.Equal(got, byVotes(func(int) bool { return true })) {
+		t.Fatalf("at the bound: total %+v, %d ids, first %d: want 499 ranked by bm25 (a name match first)", tot, len(got), got[0])
+	}
+	frequentMatches = 499 // one past: by votes, then newest
+	for _, c := range []struct {
+		f    SearchFilter
+		keep func(int) bool
+	}{
+		{SearchFilter{Q: "alpha"}, func(int) bool { return true }},
+		{SearchFilter{Q: "and alpha"}, func(int) bool { return true }},
+		{SearchFilter{Q: "alpha", Country: "US"}, func(i int) bool { return i%4 == 0 }},
+	} {
+		want := byVotes(c.keep)
+		got, tot := all(c.f)
+		if !slices.Equal(got, want) || tot != (Total{N: len(want)}) {
+			t.Fatalf("%+v past the bound: total %+v, ids %v, want %d by votes: %v", c.f, tot, got, len(want), want)
+		}
+	}
+	// With another word that weighs (zeta, in 20 listings, all with
+	// alpha), bm25 ranks by it alone: the zeta matches tie (the same
+	// description, names of two words), so the most voted come first, not
+	// the names with "alpha" that bm25 over both words would put first.
+	want := byVotes(func(i int) bool { return i%50 == 2 })
+	for _, q := range []string{"zeta", "alpha zeta", "and alpha zeta"} {
+		if got, tot := all(SearchFilter{Q: q}); !slices.Equal(got, want) || tot != (Total{N: len(want)}) {
+			t.Fatalf("%q: total %+v, ids %v, want %v", q, tot, got, want)
+		}
 	}
 }

@@ -1,10 +1,19 @@
 package catalog
 
 import (
+	"fmt"
+
 	"launchdir/app/kernel"
 	"launchdir/db"
 	"launchdir/ops"
 )
+
+// relevanceDesc states the search order (db.rankCandidates): what a
+// client sees changes for words too common to weigh.
+var relevanceDesc = fmt.Sprintf("Sort order; relevance applies when q is given, otherwise votes. "+
+	"Relevance ranks the newest %d matches (name weighted highest), then older matches newest first; "+
+	"a word estimated in more than %d live listings is too common to weigh: the other words rank the matches, and with none left those newest %[1]d come most voted first, then newest.",
+	db.FTSCandidates, db.FrequentWordListings)
 
 func (a *Service) Operations() []*ops.Operation {
 	return []*ops.Operation{
@@ -24,7 +33,7 @@ func (a *Service) Operations() []*ops.Operation {
 				kernel.QueryParam("domain", ops.Str(253).Desc("Website domain, e.g. example.com.")),
 				kernel.QueryParam("status", ops.Enum("live", "upcoming").Def("live").Desc("live (default) or upcoming (scheduled launches).")),
 				kernel.QueryParam("sort", ops.Enum("relevance", "newest", "votes", "trending", "most_viewed", "most_followed").Def("relevance").
-					Desc("Sort order; relevance applies when q is given, otherwise votes.")),
+					Desc(relevanceDesc)),
 			},
 			Handler: a.searchListings},
 		{ID: "get_listing", Output: ops.Out[db.Listing](), Method: "GET", Path: "/listings/:slug", Toolset: "public",
