@@ -159,8 +159,7 @@ func seedTx(ctx context.Context, tx *sql.Tx, n int, seed int64, now time.Time) e
 	if err := noteProfiles(ctx, tx); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO listings_fts(rowid, name, tagline, description, features, keywords)
-		SELECT id, name, tagline, description, features, keywords FROM listings`); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO listings_fts(listings_fts) VALUES('rebuild')`); err != nil {
 		return fmt.Errorf("demo: full-text index: %w", err)
 	}
 	for _, q := range rebuild {
