@@ -192,7 +192,14 @@ func (d *DB) boundedCount(ctx context.Context, query string, args []any, estimat
 // StatusCount is the number of listings with a status, from the counter
 // the listing triggers maintain (exact, O(1)).
 func (d *DB) StatusCount(ctx context.Context, status string) (int, error) {
+	return statusCountIn(ctx, d.Prepared(d.R), status)
+}
+
+// statusCountIn is StatusCount on q: inside a read transaction, on its
+// connection (asking the pool for another while holding one can wait
+// forever once every connection is held so).
+func statusCountIn(ctx context.Context, q Queries, status string) (int, error) {
 	var n int
-	err := d.Prepared(d.R).QueryRowContext(ctx, `SELECT coalesce((SELECT n FROM listing_status_counts WHERE status = ?), 0)`, status).Scan(&n)
+	err := q.QueryRowContext(ctx, `SELECT coalesce((SELECT n FROM listing_status_counts WHERE status = ?), 0)`, status).Scan(&n)
 	return n, err
 }

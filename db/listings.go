@@ -580,7 +580,7 @@ func (d *DB) weighedWords(ctx context.Context, q Queries, fts string, n int, old
 	if len(words) == 1 && n < ftsCandidates {
 		return fts, nil
 	}
-	live, err := d.StatusCount(ctx, "live")
+	live, err := statusCountIn(ctx, q, "live") // on q: see statusCountIn
 	if err != nil {
 		return "", err
 	}

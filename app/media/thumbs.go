@@ -26,6 +26,7 @@ func (a *Service) CardThumbs(ctx context.Context, slugs []string) (map[string]Th
 		return out, nil
 	}
 	list, _ := json.Marshal(slugs)
+	own := a.ownPaths(ctx) // before the rows take a connection
 	rows, err := a.DB.R.QueryContext(ctx, `SELECT l.slug, m.url FROM media m JOIN listings l ON l.id = m.listing_id
 		WHERE m.kind = 'image' AND l.slug IN (SELECT value FROM json_each(?))
 		ORDER BY l.id, m.position, m.id`, string(list))
@@ -44,7 +45,7 @@ func (a *Service) CardThumbs(ctx context.Context, slugs []string) (map[string]Th
 			continue
 		}
 		hashes[id] = ""
-		if p, ok := a.ownPath(ctx, u); ok {
+		if p, ok := own(u); ok {
 			hashes[id], _, _, _ = ParsePath(p)
 		}
 	}
