@@ -29,15 +29,7 @@ const ringScanSQL = `SELECT u.id, v.counted, coalesce(v.ring_id, 0) FROM votes v
 // the window's start and one second before, times written with an offset
 // or a space, catch-all and public mail domains, visitors' votes.
 func TestRingPeersMatchTheScan(t *testing.T) {
-	ctx := context.Background()
-	d, err := db.Open(ctx, filepath.Join(t.TempDir(), "ring.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	if _, err := d.W.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
-		t.Fatal(err)
-	}
+	d, ctx := ringDB(t)
 	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 	base := now.Add(-10 * 24 * time.Hour)
 	r := rand.New(rand.NewPCG(7, 26))
@@ -109,6 +101,22 @@ func TestRingPeersMatchTheScan(t *testing.T) {
 	t.Logf("%d peers found alike", found)
 }
 
+// ringDB is a fresh database whose votes and accounts need no listings
+// (foreign keys off on the writer, the one connection the tests write on).
+func ringDB(tb testing.TB) (*db.DB, context.Context) {
+	tb.Helper()
+	ctx := context.Background()
+	d, err := db.Open(ctx, filepath.Join(tb.TempDir(), "ring.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { d.Close() })
+	if _, err := d.W.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
+		tb.Fatal(err)
+	}
+	return d, ctx
+}
+
 func peersOf(t *testing.T, q *sql.DB, query string, args []any) []ringPeer {
 	t.Helper()
 	rows, err := q.Query(query, args...)
@@ -135,16 +143,8 @@ func peersOf(t *testing.T, q *sql.DB, query string, args []any) []ringPeer {
 // their own networks at a public mail provider (no ring). The scan reads
 // every vote and account; the lookups read the few rows each link names.
 func BenchmarkRingPeers(b *testing.B) {
-	ctx := context.Background()
-	d, err := db.Open(ctx, filepath.Join(b.TempDir(), "ring.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer d.Close()
+	d, ctx := ringDB(b)
 	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
-	if _, err := d.W.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
-		b.Fatal(err)
-	}
 	tx, err := d.W.BeginTx(ctx, nil)
 	if err != nil {
 		b.Fatal(err)
