@@ -498,6 +498,31 @@ func TestSeed(t *testing.T) {
 	}
 }
 
+// The seed leaves the full-text index as one merged segment, so no merge
+// is left half done for the directory's first writes to finish, and FTS5's
+// own merge settings back at their defaults. A small in-memory hash makes
+// the 2,000 listings' index flush in many segments, as 100k do by default
+// (a plain rebuild leaves 6 there).
+func TestSeedMergesTheFullTextIndex(t *testing.T) {
+	d := openDB(t)
+	if _, err := d.W.Exec(`INSERT INTO listings_fts(listings_fts, rank) VALUES('hashsize', 16384)`); err != nil {
+		t.Fatal(err)
+	}
+	if err := Seed(context.Background(), d, 2000, 5, testNow); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(t, d, "SELECT count(DISTINCT segid) FROM listings_fts_idx"); n != 1 {
+		t.Errorf("full-text segments after the seed: %d, want 1", n)
+	}
+	got := strs(t, d, "SELECT k || '=' || v FROM listings_fts_config WHERE k IN ('automerge', 'crisismerge') ORDER BY k")
+	if strings.Join(got, ",") != "automerge=4,crisismerge=16" {
+		t.Errorf("merge settings after the seed: %v", got)
+	}
+	if _, err := d.W.Exec(`INSERT INTO listings_fts(listings_fts) VALUES('integrity-check')`); err != nil {
+		t.Errorf("full-text index after seeding: %v", err)
+	}
+}
+
 func BenchmarkSeed10k(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
