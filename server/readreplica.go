@@ -76,7 +76,7 @@ func (c *Config) checkReadReplica() error {
 // read-only and mounts every door; no background job runs on a replica:
 // the primary's jobs write, and their effects arrive with its pages.
 func startReadReplica(ctx context.Context, c *Config, log *slog.Logger) (*Service, error) {
-	softMemoryLimit()
+	gcSettings()
 	fol, err := replica.Follow(ctx, c.DB, replica.FollowOptions{URL: c.ReplicaOf, Interval: c.FollowInterval, Log: log})
 	if err != nil {
 		return nil, fmt.Errorf("read replica: %v", err)
