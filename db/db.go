@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"launchdir/ops"
 
@@ -48,14 +49,20 @@ type DB struct {
 	// migrations, and on a replica's copy; see profiles.go).
 	profiles bool
 
-	rebuilder profileRebuilder // ready-made profiles after owner edits (profiles.go)
-	ckpt      *checkpointer    // WAL checkpoints off the commit path (checkpoint.go)
+	rebuilder  profileRebuilder // ready-made profiles after owner edits (profiles.go)
+	ckpt       *checkpointer    // WAL checkpoints off the commit path (checkpoint.go)
+	walLong    atomic.Bool      // the WAL has outgrown walRestartFrames (checkpoint.go)
+	walRestart walRestarter     // restartWAL's back-off
 }
+
+// writerBusyTimeout is how long (ms) a connection waits for a lock another
+// holds: another process's writer, or a checkpoint.
+const writerBusyTimeout = 5000
 
 func dsn(path string, readOnly bool, cacheKB int) string {
 	q := url.Values{}
 	// busy_timeout first: the journal_mode switch itself may need to wait.
-	q.Add("_pragma", "busy_timeout(5000)")
+	q.Add("_pragma", "busy_timeout("+strconv.Itoa(writerBusyTimeout)+")")
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(ON)")
@@ -263,6 +270,7 @@ func (d *DB) Tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	err = tx.Commit()
 	d.rc.gen.Add(1) // the commit is visible now (see readcache.go)
 	d.wstmts.prepareWanted(ctx, d.W)
+	d.restartWAL()
 	return mapErr(err)
 }
 

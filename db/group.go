@@ -107,6 +107,9 @@ func (d *DB) runGroup() {
 	for _, r := range batch {
 		close(r.done)
 	}
+	// Between batches, the writer idle: the next batch waits for this
+	// (checkpoint.go), the callers of this one do not.
+	d.restartWAL()
 
 	g.mu.Lock()
 	more := len(g.queue) > 0

@@ -171,23 +171,19 @@ func seedTx(ctx context.Context, tx *sql.Tx, n int, seed int64, now time.Time) e
 }
 
 // ftsBuild builds the full-text index of every listing as one merged
-// segment (buildFTS). A plain 'rebuild' merges as it goes and stops with merges half
-// done; FTS5 finishes them a few pages at a time in each later write, so
-// the first tens of thousands of edits after a seed paid for them: owner
-// PATCHes at c=8 on 100k ran at 3,800–5,000 req/s (p99 13–14 ms) for
-// their first 40,000 and 5,600–6,000 (p99 5 ms) after, and with the index
-// merged at the seed at 5,400–5,950 (p99 4–5 ms) from the first. Merging
-// once at the end instead of level by level is also cheaper than the
-// plain rebuild alone (sqlite3 at 100k: 0.58 + 0.29 s against 1.07 s).
-// automerge and crisismerge go back to FTS5's defaults (4 and 16) for the
-// directory's own writes.
+// segment (buildFTS). A plain 'rebuild' stops with merges half done, and
+// FTS5 finishes them a few pages at a time in each later write: the first
+// 40,000 owner PATCHes after a seed ran at 3,800–5,000 req/s (p99 13–14
+// ms) against 5,600–6,000 (p99 5 ms) after. 'optimize' merges everything
+// at once (0.26 s after a 1.07 s rebuild at 100k, sqlite3) and puts the
+// segment one level above the rebuild's highest, where the directory's own
+// small segments take thousands of merges to reach it. (Rebuilding with
+// automerge off is faster, but leaves one level: the merged segment then
+// sits at level 1 and the first few dozen edits merged all 38 MB of it
+// again, a few pages per commit, for the first 60,000 PATCHes.)
 var ftsBuild = []string{
-	`INSERT INTO listings_fts(listings_fts, rank) VALUES('automerge', 0)`,
-	`INSERT INTO listings_fts(listings_fts, rank) VALUES('crisismerge', 64)`,
 	`INSERT INTO listings_fts(listings_fts) VALUES('rebuild')`,
 	`INSERT INTO listings_fts(listings_fts) VALUES('optimize')`,
-	`INSERT INTO listings_fts(listings_fts, rank) VALUES('automerge', 4)`,
-	`INSERT INTO listings_fts(listings_fts, rank) VALUES('crisismerge', 16)`,
 }
 
 func buildFTS(ctx context.Context, tx *sql.Tx) error {

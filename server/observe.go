@@ -196,6 +196,10 @@ func registerCollectors(reg *prometheus.Registry, srv *routes.Server, d *db.DB) 
 		func() float64 { h, _ := d.ReadCacheStats(); return float64(h) })
 	counter("launchdir_read_cache_misses_total", "Public reads that went to the database.",
 		func() float64 { _, m := d.ReadCacheStats(); return float64(m) })
+	counter("launchdir_db_wal_restarts_total", "Times the writer restarted a WAL that continuous writes had kept growing (a RESTART checkpoint).",
+		func() float64 { return float64(d.WALRestarts()) })
+	counter("launchdir_db_wal_restart_fails_total", "WAL restarts a reader of old frames (replication, a backup) prevented; each backs off, 1 s doubling to 30 s.",
+		func() float64 { return float64(d.WALRestartFails()) })
 	batches := prometheus.NewHistogram(prometheus.HistogramOpts{Name: "launchdir_db_write_batch_size",
 		Help: "Edits committed together by one group commit.", Buckets: []float64{1, 2, 4, 8, 16, 32, 64}})
 	reg.MustRegister(batches)
