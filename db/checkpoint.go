@@ -75,13 +75,11 @@ func (d *DB) runCheckpointer(ctx context.Context, c *checkpointer) {
 // database file, but only a write transaction that starts once every frame
 // is copied writes the WAL from its start again; under a stream of group
 // commits there is always a newer frame, so the WAL never restarted and
-// grew by 60 MB a second under owner PATCHes at c=8 (743 MB after 12 s).
-// Every reader looks a page up in each 4,096 frames of the WAL's index, and
-// the first pass over a new WAL grows the file, which waited on the
-// checkpoint's fsyncs: a fresh server's first 40,000 PATCHes ran at
-// 4,000–4,500 req/s with p99 12–13 ms, the next at 5,000–5,600 and 4–5 ms.
-// Past this many frames (64 MB of 4 KB pages), the writer restarts the WAL
-// at its next idle moment (restartWAL), so the file stops growing there.
+// grew by 60 MB a second under owner PATCHes at c=8 (743 MB after 12 s):
+// disk a small VM may not have, and every reader looks a page up in each
+// 4,096 frames of the WAL's index. Past this many frames (64 MB of 4 KB
+// pages), the writer restarts the WAL at its next idle moment
+// (restartWAL), so the file stops growing there (70–72 MB measured).
 var walRestartFrames int64 = 16384
 
 // walRestartWait bounds how long restartWAL waits for readers still
