@@ -131,7 +131,8 @@ func (d *DB) cached(ctx context.Context, key string, fn func(ctx context.Context
 	run := func() (any, error) {
 		// Detached from the request: a refresh outlives the request that
 		// started it, and a waiting request's cancellation must not fail the others.
-		t, err := fn(context.WithoutCancel(ctx))
+		// Nor on its pin (pin.go): a background refresh may outlive it.
+		t, err := fn(Unpinned(context.WithoutCancel(ctx)))
 		if err == nil && t.N > countCacheMin {
 			d.counts.put(key, countEntry{t.N, t.Estimate, time.Now()})
 		}

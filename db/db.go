@@ -26,8 +26,8 @@ import (
 // one writer at a time; funnelling writes through one connection turns lock
 // contention (SQLITE_BUSY) into ordinary queueing in database/sql.
 type DB struct {
-	W    *sql.DB // the single writer
-	R    *sql.DB // readers
+	W    *sql.DB   // the single writer
+	R    *ReadPool // readers (pin.go)
 	Path string
 
 	counts  countCache
@@ -53,6 +53,7 @@ type DB struct {
 	ckpt       *checkpointer    // WAL checkpoints off the commit path (checkpoint.go)
 	walLong    atomic.Bool      // the WAL has outgrown walRestartFrames (checkpoint.go)
 	walRestart walRestarter     // restartWAL's back-off
+	pins       pins             // pinned page reads (pin.go)
 }
 
 // writerBusyTimeout is how long (ms) a connection waits for a lock another
@@ -175,7 +176,7 @@ func OpenWith(ctx context.Context, path string, o Options) (*DB, error) {
 	if n <= 0 {
 		n = DefaultReadConns()
 	}
-	r.SetMaxOpenConns(n)
+	r.SetMaxOpenConns(n) // and the pins (pin.go)
 	r.SetMaxIdleConns(n)
 	d.R = r
 	if err := d.startCheckpointer(path); err != nil {

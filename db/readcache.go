@@ -94,6 +94,9 @@ func (c *readCache) put(key string, gen uint64, v any) {
 func memo[T any](ctx context.Context, d *DB, key string, fn func(ctx context.Context) (T, error)) (T, error) {
 	key = siteKeyPrefix(ctx) + key
 	gen := d.rc.gen.Load()
+	if p := d.pin(ctx); p != nil {
+		gen = p.gen // its snapshot may be older than the current generation
+	}
 	if v, ok := d.rc.get(key, gen); ok {
 		d.stats.cacheHits.Add(1)
 		return v.(T), nil

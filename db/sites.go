@@ -2,7 +2,6 @@ package db
 
 import (
 	"context"
-	"database/sql"
 	"database/sql/driver"
 	"fmt"
 	"regexp"
@@ -179,7 +178,13 @@ func siteKeyPrefix(ctx context.Context) string {
 
 // openReadPool opens a read pool whose connections run each query for the
 // context's site (connstmts.go).
-func (d *DB) openReadPool(dsn string) (*sql.DB, error) { return openPool(dsn, d) }
+func (d *DB) openReadPool(dsn string) (*ReadPool, error) {
+	p, err := openPool(dsn, d)
+	if err != nil {
+		return nil, err
+	}
+	return &ReadPool{DB: p, d: d}, nil
+}
 
 // rawConn is what database/sql uses of the driver's connection.
 type rawConn interface {

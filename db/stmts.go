@@ -134,13 +134,16 @@ type Querier struct {
 // Querier statements they are not cancelled with ctx.
 func (d *DB) ReadTx(ctx context.Context, fn func(q Queries) error) error {
 	ctx = context.WithoutCancel(ctx)
-	tx, err := d.R.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if tx := d.pinnedTx(ctx); tx != nil {
+		return fn(Querier{d: d, tx: tx, read: true}) // the page's (pin.go)
+	}
+	tx, err := d.R.DB.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return err
 	}
 	err = fn(Querier{d: d, tx: tx, read: true})
 	tx.Rollback() // nothing to commit
-	d.rstmts.prepareWanted(ctx, d.R)
+	d.rstmts.prepareWanted(ctx, d.R.DB)
 	return err
 }
 
@@ -152,10 +155,12 @@ func (d *DB) Prepared(q querier) Queries {
 		return v
 	case *sql.Tx:
 		return Querier{d: d, tx: v}
-	case *sql.DB:
+	case *ReadPool:
 		if v == d.R {
 			return Querier{d: d}
 		}
+		return v
+	case *sql.DB:
 		return v
 	}
 	return plain{q}
@@ -182,7 +187,7 @@ func (q Querier) stmt(ctx context.Context, query string) *sql.Stmt {
 		return nil // another site's text differs (sites.go); statements are cached for main's
 	}
 	if q.tx == nil {
-		return q.d.rstmts.prepare(ctx, q.d.R, query)
+		return q.d.rstmts.prepare(ctx, q.d.R.DB, query)
 	}
 	// In a transaction the pool's connections may all be taken (the writer
 	// has one): a statement not cached yet runs unprepared and is prepared
@@ -200,9 +205,21 @@ func (q Querier) stmt(ctx context.Context, query string) *sql.Stmt {
 	return q.tx.StmtContext(ctx, s)
 }
 
+// onPin is q on ctx's pinned read transaction (pin.go) when q is the
+// read pool and there is one.
+func (q Querier) onPin(ctx context.Context) Querier {
+	if q.tx == nil {
+		if tx := q.d.pinnedTx(ctx); tx != nil {
+			return Querier{d: q.d, tx: tx, read: true}
+		}
+	}
+	return q
+}
+
 // QueryContext runs a query returning rows.
 func (q Querier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	ctx = context.WithoutCancel(ctx)
+	q = q.onPin(ctx)
 	if s := q.stmt(ctx, query); s != nil {
 		return s.QueryContext(ctx, args...)
 	}
@@ -215,6 +232,7 @@ func (q Querier) QueryContext(ctx context.Context, query string, args ...any) (*
 // QueryRowContext runs a query returning at most one row.
 func (q Querier) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
 	ctx = context.WithoutCancel(ctx)
+	q = q.onPin(ctx)
 	if s := q.stmt(ctx, query); s != nil {
 		return s.QueryRowContext(ctx, args...)
 	}

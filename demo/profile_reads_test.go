@@ -43,7 +43,7 @@ func profileReads(t *testing.T, d *db.DB) map[string]map[string]bool {
 			SELECT user_id, 9001, 'Because.', '2030-01-01' FROM listing_owners ORDER BY listing_id LIMIT 1`); err != nil {
 		t.Fatal(err)
 	}
-	rec := &recorder{q: d.R, stmts: map[string][]any{}}
+	rec := &recorder{q: d.R.DB, stmts: map[string][]any{}}
 	slugs, err := db.Column[string](ctx, d.R, `SELECT slug FROM listings WHERE status = 'live'`)
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +58,7 @@ func profileReads(t *testing.T, d *db.DB) map[string]map[string]bool {
 	}
 	reads := map[string]map[string]bool{}
 	for query, args := range rec.stmts {
-		if err := explainReads(d.R, query, args, reads); err != nil {
+		if err := explainReads(d.R.DB, query, args, reads); err != nil {
 			t.Fatalf("%v\n%s", err, query)
 		}
 	}
@@ -206,7 +206,7 @@ func TestProfileReadsAreWatched(t *testing.T) {
 	if !reads["founders"]["avatar_url"] || !reads["interview_answers"]["answer"] || !reads["listings"]["tagline"] {
 		t.Errorf("columns not derived: %v", reads)
 	}
-	if gaps := watchGaps(t, d.R, reads); len(gaps) > 0 {
+	if gaps := watchGaps(t, d.R.DB, reads); len(gaps) > 0 {
 		t.Fatalf("profile reads no trigger watches:\n%s", strings.Join(gaps, "\n"))
 	}
 	// The check can fail: without one trigger, or with a column missing
@@ -218,7 +218,7 @@ func TestProfileReadsAreWatched(t *testing.T) {
 		END;`); err != nil {
 		t.Fatal(err)
 	}
-	got := strings.Join(watchGaps(t, d.R, reads), "\n")
+	got := strings.Join(watchGaps(t, d.R.DB, reads), "\n")
 	for _, want := range []string{"interview_answers: no AFTER UPDATE trigger", "founders.avatar_url: read by a profile"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("with triggers removed the gaps are %q, missing %q", got, want)

@@ -200,6 +200,10 @@ func registerCollectors(reg *prometheus.Registry, srv *routes.Server, d *db.DB) 
 		func() float64 { return float64(d.WALRestarts()) })
 	counter("launchdir_db_wal_restart_fails_total", "WAL restarts a reader of old frames (replication, a backup) prevented; each backs off, 1 s doubling to 30 s.",
 		func() float64 { return float64(d.WALRestartFails()) })
+	counter("launchdir_db_read_pins_total", "Site pages that read in one read transaction of their own (one snapshot, the page cache emptied once).",
+		func() float64 { n, _ := d.PinStats(); return float64(n) })
+	counter("launchdir_db_read_pins_full_total", "Site pages that read statement by statement because half the read pool was pinned by other pages already.",
+		func() float64 { _, n := d.PinStats(); return float64(n) })
 	batches := prometheus.NewHistogram(prometheus.HistogramOpts{Name: "launchdir_db_write_batch_size",
 		Help: "Edits committed together by one group commit.", Buckets: []float64{1, 2, 4, 8, 16, 32, 64}})
 	reg.MustRegister(batches)
@@ -234,7 +238,7 @@ func (p *poolCollector) Collect(ch chan<- prometheus.Metric) {
 	for _, pool := range []struct {
 		name string
 		db   *sql.DB
-	}{{"writer", p.d.W}, {"readers", p.d.R}} {
+	}{{"writer", p.d.W}, {"readers", p.d.R.DB}} {
 		s, name := pool.db.Stats(), pool.name
 		ch <- prometheus.MustNewConstMetric(poolOpen, prometheus.GaugeValue, float64(s.OpenConnections), name)
 		ch <- prometheus.MustNewConstMetric(poolInUse, prometheus.GaugeValue, float64(s.InUse), name)

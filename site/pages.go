@@ -1,6 +1,7 @@
 package site
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -84,7 +85,7 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request, _ httprouter.Params)
 	next := func() error {
 		return s.call(ctx, "get_launch_week", map[string]string{"week": "next", "per_page": "10"}, &d.Upcoming)
 	}
-	err := parallel(section("today", "10", &d.Today), section("this-week", "20", &d.ThisWeek), next, func() (err error) {
+	err := parallel(ctx, section("today", "10", &d.Today), section("this-week", "20", &d.ThisWeek), next, func() (err error) {
 		d.Featured, err = s.App.Catalog.FeaturedInWeek(ctx, d.Week)
 		return err
 	})
@@ -97,6 +98,7 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request, _ httprouter.Params)
 	p.Nav = "home"
 	p.OGImage = s.ogURL(ctx, "home", "home", s.homeCard(ctx, desc))
 	s.decorateCards(r, p)
+	db.Unpin(ctx) // all read: the templates may read more, from the pool
 	body, err := s.renderBytes("home", p)
 	if err != nil {
 		s.errorPage(w, r, err)
@@ -155,7 +157,7 @@ func (s *Site) showListing(w http.ResponseWriter, r *http.Request, slug string, 
 		}
 		return
 	}
-	err := parallel(
+	err := parallel(ctx,
 		func() error {
 			return s.call(ctx, "get_alternatives", map[string]string{"slug": slug, "per_page": "6"}, &d.Alternatives)
 		},
@@ -487,7 +489,7 @@ var searchFilters = []string{"q", "category", "stage", "country", "pricing_model
 func (s *Site) search(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
 	d := searchData{F: query(r, searchFilters...)}
 	var cats []db.Category
-	err := parallel(
+	err := parallel(r.Context(),
 		func() error { return s.call(r.Context(), "search_listings", pageArgs(r, d.F), &d) },
 		func() (err error) { cats, err = s.facetCategories(r); return err })
 	if err != nil {
@@ -548,8 +550,19 @@ func (s *Site) compare(w http.ResponseWriter, r *http.Request, _ httprouter.Para
 
 // parallel runs independent reads at once (SQLite's read pool serves them
 // concurrently), so a page costs its slowest read, not their sum. It
-// returns the first error in argument order.
-func parallel(fns ...func() error) error {
+// returns the first error in argument order. A page pinned to one read
+// transaction (db/pin.go) runs them one after the other: they would share
+// its connection anyway, and two sections running the same prepared
+// statement on one connection at once would cut each other's rows short.
+func parallel(ctx context.Context, fns ...func() error) error {
+	if db.Pinned(ctx) {
+		for _, f := range fns {
+			if err := f(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	errs := make([]error, len(fns))
 	var wg sync.WaitGroup
 	for i, f := range fns {

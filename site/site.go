@@ -21,6 +21,7 @@ import (
 	"sync"
 
 	"launchdir/app"
+	"launchdir/db"
 	"launchdir/ops"
 	"launchdir/routes"
 	"launchdir/site/layout"
@@ -59,10 +60,13 @@ func Mount(srv *routes.Server, a *app.App, people People) (*Site, error) {
 	if err := s.parse(); err != nil {
 		return nil, err
 	}
-	get := func(path string, h func(http.ResponseWriter, *http.Request, httprouter.Params)) {
+	file := func(path string, h func(http.ResponseWriter, *http.Request, httprouter.Params)) {
 		hh := s.pageHandler(h)
 		srv.Handle(http.MethodGet, path, hh)
 		srv.Handle(http.MethodHead, path, hh)
+	}
+	get := func(path string, h func(http.ResponseWriter, *http.Request, httprouter.Params)) {
+		file(path, s.pinned(h))
 	}
 	get("/", s.home)
 	get("/listings/:slug", s.listing)
@@ -84,13 +88,13 @@ func Mount(srv *routes.Server, a *app.App, people People) (*Site, error) {
 	get("/feeds/blog.atom", s.blogFeed)
 	get("/sitemap.xml", s.sitemap)
 	get("/sitemaps/:file", s.sitemapPart)
-	get("/robots.txt", s.robots)
-	s.mountMedia(get)
+	file("/robots.txt", s.robots)
+	s.mountMedia(file)
 	get("/llms.txt", s.llms)
-	get("/theme.css", s.theme)
+	file("/theme.css", s.theme)
 	static, _ := fs.Sub(staticFS, "static")
 	fileServer := http.StripPrefix("/static/", http.FileServer(http.FS(static)))
-	get("/static/*file", func(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	file("/static/*file", func(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
 		w.Header().Set("Cache-Control", "public, max-age=3600")
 		fileServer.ServeHTTP(w, r)
 	})
@@ -119,6 +123,17 @@ func (s *Site) pageHandler(h func(http.ResponseWriter, *http.Request, httprouter
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h(w, r, httprouter.ParamsFromContext(r.Context()))
 	})
+}
+
+// pinned runs a page's reads in one read transaction (db/pin.go): a page
+// of a dozen reads pays for the commits since its connection's last read
+// once, not once per read, and shows one snapshot of the directory.
+func (s *Site) pinned(h func(http.ResponseWriter, *http.Request, httprouter.Params)) func(http.ResponseWriter, *http.Request, httprouter.Params) {
+	return func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+		ctx, done := s.App.DB.PinReads(r.Context())
+		defer done()
+		h(w, r.WithContext(ctx), ps)
+	}
 }
 
 // isMachinePath keeps problem+json 404s for the API, MCP and OAuth doors.
@@ -270,6 +285,7 @@ func canonicalPath(r *http.Request) string {
 // (answering If-None-Match with 304) and the API's public caching.
 func (s *Site) render(w http.ResponseWriter, r *http.Request, name string, p *Page) {
 	s.decorateCards(r, p)
+	db.Unpin(r.Context()) // all read: the templates may read more, from the pool
 	body, err := s.renderBytes(name, p)
 	if err != nil {
 		s.App.Log.Error("render page", "page", name, "err", err)
