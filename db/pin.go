@@ -69,7 +69,7 @@ type readPin struct {
 // pins bounds the pinned pages (see above).
 type pins struct {
 	slots  atomic.Pointer[chan struct{}] // nil: no pins (a pool of one)
-	active atomic.Int32 // pins held: no context lookup per statement while 0
+	active atomic.Int32                  // pins held: no context lookup per statement while 0
 	made   atomic.Uint64
 	full   atomic.Uint64 // pages that ran unpinned: every slot was taken
 }
