@@ -1,6 +1,7 @@
 package db
 
 import (
+	"database/sql"
 	"fmt"
 	"testing"
 )
@@ -77,4 +78,64 @@ func TestCountAtVersionBounded(t *testing.T) {
 			t.Fatalf("%d kept counts after %d keys", size, i+1)
 		}
 	}
+}
+
+// A day's ranking (the home page's "today") is kept until change counter
+// launch_days moves (migration 0030). After each write that changes it (a
+// vote, a status, a launch time, a listing added or removed) the kept page
+// must equal a fresh ranking; an owner's edit must leave the counter alone.
+func TestDayRankingFollowsItsCounter(t *testing.T) {
+	d, ctx := tempDB(t)
+	seedAlphas(t, d, 8, "days") // launched 2026-01-01
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := d.W.ExecContext(ctx, q, args...); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	const from, to = "2026-01-01", "2026-01-02"
+	exec(`UPDATE listings SET votes = id`)
+	counter := func() (n int64) {
+		d.R.QueryRowContext(ctx, `SELECT n FROM change_counters WHERE name = 'launch_days'`).Scan(&n)
+		return n
+	}
+	check := func(step string) {
+		t.Helper()
+		fresh, err := Column[int64](ctx, d.R, `SELECT id FROM listings WHERE status = 'live'
+			AND launched_at >= ? AND launched_at < ? ORDER BY votes DESC, id LIMIT 5`, from, to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, err := d.LaunchedBetween(ctx, from, to, 0, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]int64, len(page))
+		for i, s := range page {
+			got[i] = s.ID
+		}
+		if fmt.Sprint(got) != fmt.Sprint(fresh) {
+			t.Fatalf("%s: day page %v, fresh ranking %v", step, got, fresh)
+		}
+	}
+	check("ranked")
+	before := counter()
+	exec(`UPDATE listings SET tagline = 'new words', votes = votes WHERE id = 1`)
+	if counter() != before {
+		t.Fatal("an owner's edit moved the day's counter")
+	}
+	check("an owner's edit")
+	exec(`UPDATE listings SET votes = votes + 10 WHERE id = 1`)
+	check("a vote")
+	exec(`UPDATE listings SET status = 'archived' WHERE id = 8`)
+	check("archived")
+	exec(`UPDATE listings SET launched_at = '2025-12-31T10:00:00Z' WHERE id = 7`)
+	check("launched another day")
+	if err := d.Tx(ctx, func(tx *sql.Tx) error { return insertListing(tx, 9, "Alpha9", "days") }); err != nil {
+		t.Fatal(err)
+	}
+	exec(`UPDATE listings SET votes = 100 WHERE id = 9`)
+	check("a listing added")
+	exec(`DELETE FROM listings WHERE id = 9`)
+	check("a listing removed")
 }

@@ -62,30 +62,44 @@ func (c *countCache) put(key string, e countEntry) {
 	c.m[key] = e
 }
 
-// counted is a count kept under the change counter it depends on.
-type counted struct{ version, n int64 }
+// versioned is a value kept under the change counter it depends on.
+type versioned struct {
+	version int64
+	v       any
+}
 
-// versionCounts holds counts by key, each valid while its counter stands.
+// versionCounts holds values by key, each valid while its counter stands.
 type versionCounts struct {
 	mu sync.Mutex
-	m  map[string]counted
+	m  map[string]versioned
 }
 
 // CountAtVersion is the count query (one integer) for key, recounted only
 // when change counter `counter` (migration 0026) has moved since it was
-// counted, exact either way: the counter is read first, so a count stored
-// under a version is never older than that version's commit. Main's only:
-// another site's rows (sites.go views) move no counter, so there it counts.
+// counted (see atVersion).
 func (d *DB) CountAtVersion(ctx context.Context, counter, key, query string, args ...any) (int, error) {
-	q := d.Prepared(d.R)
-	if SiteOf(ctx) != MainSite {
-		var n int
+	n, err := atVersion(ctx, d, counter, key, func(q Queries) (int64, error) {
+		var n int64
 		err := q.QueryRowContext(ctx, query, args...).Scan(&n)
 		return n, err
+	})
+	return int(n), err
+}
+
+// atVersion is read(q) for key, read again only when change counter
+// `counter` (migrations 0026, 0030) has moved since, exact either way: the
+// counter is read first, so a value stored under a version is never older
+// than that version's commit. Main's only: another site's rows (sites.go
+// views) move no counter, so there it reads every time.
+func atVersion[T any](ctx context.Context, d *DB, counter, key string, read func(q Queries) (T, error)) (T, error) {
+	q := d.Prepared(d.R)
+	if SiteOf(ctx) != MainSite {
+		return read(q)
 	}
 	var v int64
 	if err := q.QueryRowContext(ctx, `SELECT n FROM change_counters WHERE name = `+TextArg, counter).Scan(&v); err != nil {
-		return 0, err
+		var zero T
+		return zero, err
 	}
 	key = counter + " " + key
 	c := &d.vcounts
@@ -93,21 +107,21 @@ func (d *DB) CountAtVersion(ctx context.Context, counter, key, query string, arg
 	e, ok := c.m[key]
 	c.mu.Unlock()
 	if ok && e.version == v {
-		return int(e.n), nil
+		return e.v.(T), nil
 	}
-	var n int64
-	if err := q.QueryRowContext(ctx, query, args...).Scan(&n); err != nil {
-		return 0, err
+	val, err := read(q)
+	if err != nil {
+		return val, err
 	}
 	c.mu.Lock()
 	if c.m == nil || len(c.m) >= 1024 {
-		c.m = map[string]counted{} // bounded: keys come from request input (weeks)
+		c.m = map[string]versioned{} // bounded: keys come from request input (weeks, days)
 	}
 	if old, ok := c.m[key]; !ok || old.version <= v {
-		c.m[key] = counted{v, n}
+		c.m[key] = versioned{v, val}
 	}
 	c.mu.Unlock()
-	return int(n), nil
+	return val, nil
 }
 
 // Total is a list total; Estimate says N is not exact (more rows match
