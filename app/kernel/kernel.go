@@ -125,11 +125,11 @@ func (a *Kernel) Setting(ctx context.Context, key, def string) string {
 	if site := a.Site(ctx).Key; site != MainSite {
 		// A site's own value first; main has none (its values are the
 		// settings table), so main reads exactly as a single-site install.
-		if err := a.DB.R.QueryRowContext(ctx, `SELECT value FROM site_settings WHERE site_key = ? AND key = ?`, site, key).Scan(&v); err == nil {
+		if err := a.DB.Prepared(a.DB.R).QueryRowContext(ctx, `SELECT value FROM site_settings WHERE site_key = ? AND key = ?`, site, key).Scan(&v); err == nil {
 			return v
 		}
 	}
-	if err := a.DB.R.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, key).Scan(&v); err != nil {
+	if err := a.DB.Prepared(a.DB.R).QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, key).Scan(&v); err != nil {
 		return def
 	}
 	return v

@@ -27,7 +27,7 @@ func (a *Service) CardThumbs(ctx context.Context, slugs []string) (map[string]Th
 	}
 	list, _ := json.Marshal(slugs)
 	own := a.ownPaths(ctx) // before the rows take a connection
-	rows, err := a.DB.R.QueryContext(ctx, `SELECT l.slug, m.url FROM media m JOIN listings l ON l.id = m.listing_id
+	rows, err := a.DB.Prepared(a.DB.R).QueryContext(ctx, `SELECT l.slug, m.url FROM media m JOIN listings l ON l.id = m.listing_id
 		WHERE m.kind = 'image' AND l.slug IN (SELECT value FROM json_each(?))
 		ORDER BY l.id, m.position, m.id`, string(list))
 	if err != nil {
@@ -68,7 +68,7 @@ func (a *Service) thumbSizes(ctx context.Context, hashes map[string]string, out 
 		return out, nil
 	}
 	list, _ := json.Marshal(want)
-	rows, err := a.DB.R.QueryContext(ctx, `SELECT hash, width, height FROM media_variants
+	rows, err := a.DB.Prepared(a.DB.R).QueryContext(ctx, `SELECT hash, width, height FROM media_variants
 		WHERE variant = ? AND hash IN (SELECT value FROM json_each(?))`, thumbVariant, string(list))
 	if err != nil {
 		return nil, err

@@ -503,7 +503,7 @@ func (a *Service) VotedAmong(ctx context.Context, userID int64, slugs []string) 
 		return out, nil
 	}
 	list, _ := json.Marshal(slugs)
-	rows, err := a.DB.R.QueryContext(ctx, `SELECT l.slug FROM votes v JOIN listings l ON l.id = v.listing_id
+	rows, err := a.DB.Prepared(a.DB.R).QueryContext(ctx, `SELECT l.slug FROM votes v JOIN listings l ON l.id = v.listing_id
 		WHERE v.voter = ? AND v.week = ? AND l.slug IN (SELECT value FROM json_each(?))`,
 		strconv.FormatInt(userID, 10), kernel.WeekOf(a.Now()), string(list))
 	if err != nil {
