@@ -55,6 +55,7 @@ type DB struct {
 	walRestart walRestarter              // restartWAL's back-off
 	fmerge     atomic.Pointer[ftsMerger] // full-text merges off the commit path (ftsmerge.go)
 	fts        ftsMergeStats
+	fforce     ftsForcer // forced merge steps under writes without idle moments
 }
 
 // writerBusyTimeout is how long (ms) a connection waits for a lock another

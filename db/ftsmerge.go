@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -96,8 +97,9 @@ func (d *DB) stopFTSMerger() {
 }
 
 // kickFTSMerge tells the merger a commit happened (after each group batch
-// and each Tx).
+// and each Tx), after a forced step if one is due.
 func (d *DB) kickFTSMerge() {
+	d.forcedFTSMerge()
 	if m := d.fmerge.Load(); m != nil {
 		select {
 		case m.kick <- struct{}{}:
@@ -122,28 +124,15 @@ func (d *DB) runFTSMerger(ctx context.Context, m *ftsMerger) {
 	idle := time.NewTimer(time.Hour)
 	idle.Stop()
 	defer idle.Stop()
-	merged := int64(-1)       // edit commits when the last round ended
-	stepAt := d.editCommits() // edit commits at the last forced step
-	var busySince time.Time   // first commit after the last finished round
+	merged := int64(-1) // edit commits when the last round ended
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-m.kick:
-			n := d.editCommits()
-			if n == merged {
-				continue
+			if d.editCommits() != merged {
+				idle.Reset(ftsIdleFor)
 			}
-			if busySince.IsZero() {
-				busySince = time.Now()
-			}
-			if time.Since(busySince) >= ftsForceAfter && n-stepAt >= ftsForceEvery {
-				stepAt = n
-				if d.mergeStep(ctx) {
-					d.fts.forced.Add(1)
-				}
-			}
-			idle.Reset(ftsIdleFor)
 		case <-idle.C:
 			n := d.editCommits()
 			if n == merged {
@@ -154,11 +143,46 @@ func (d *DB) runFTSMerger(ctx context.Context, m *ftsMerger) {
 				continue
 			}
 			if d.mergeRound(ctx) {
-				merged, busySince = n, time.Time{}
+				merged = n
 			} else {
 				idle.Reset(ftsIdleFor) // cut short by an edit: later
 			}
 		}
+	}
+}
+
+// ftsForcer is forcedFTSMerge's state: the idle rounds it has seen, when
+// the writes since the last began, and the commits since its last step.
+type ftsForcer struct {
+	mu        sync.Mutex
+	rounds    uint64
+	busySince time.Time
+	commits   int64
+}
+
+// forcedFTSMerge runs after each commit on the writer, between two
+// transactions (like restartWAL): once ftsForceAfter has gone by since the
+// last idle round ended, one merge step every ftsForceEvery commits. The
+// next transaction waits for that step; the callers of the one that just
+// committed do not (group commits), except a Tx's own caller.
+func (d *DB) forcedFTSMerge() {
+	if d.fmerge.Load() == nil {
+		return // stopped: a seed's bulk load, Close, a replica
+	}
+	f := &d.fforce
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	now := time.Now()
+	if r := d.fts.rounds.Load(); r != f.rounds || f.busySince.IsZero() {
+		f.rounds, f.busySince, f.commits = r, now, 0
+	}
+	f.commits++
+	if now.Sub(f.busySince) < ftsForceAfter || f.commits < ftsForceEvery {
+		return
+	}
+	f.commits = 0
+	if d.mergeStep(context.Background()) {
+		d.fts.forced.Add(1)
 	}
 }
 
