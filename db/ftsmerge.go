@@ -9,41 +9,52 @@ import (
 
 // Full-text merges off the commit path (issue 26). Every commit that
 // changes listing text flushes a new small FTS5 segment. With FTS5's
-// automerge, the flush itself then merges segments, a few hundred pages
-// now and then, and all 9,400 pages of the seed's segment (at 100k
-// listings) in slices across a few seconds of commits once that segment's
-// level filled: owner PATCH p99 went from 4 to 10 ms in that round.
-// Migration 0029 turns automerge off; this goroutine runs the same merges
-// with FTS5's 'merge' command, in write transactions of their own on the
-// writer, when the writer is idle: commits happened since its last round
-// and none for ftsIdleFor with no edit queued. Each step merges about
-// ftsMergePages pages; before each it yields to any queued edit, so an
-// edit waits for one step at most, and a round ends when a step changes
-// nothing (total_changes() moved by less than 2, as FTS5's documentation
-// says) or an edit arrives. A positive page count merges only levels with
-// 4 (FTS5's usermerge) or more segments, the shape automerge kept.
+// automerge (its default), the flush then also merges segments inside the
+// commit: a few hundred pages now and then, and, once the seed's segment
+// (9,400 pages at 100k listings) had three peers on its level, all of it
+// in slices across a few seconds of commits: owner PATCH p99 went from
+// 4-7 to 17-26 ms in that round. Migration 0029 turns automerge off; this
+// goroutine runs the same merges with FTS5's 'merge' command, in write
+// transactions of their own on the writer, when the writer is idle:
+// commits happened since its last round and none for ftsIdleFor, with no
+// edit queued. Before each step it yields to any queued edit, so an edit
+// waits for one step at most; a round ends when a step changes nothing
+// (total_changes() moved by less than 2, as FTS5's documentation says) or
+// an edit arrives. A positive page count merges only levels holding 4
+// (FTS5's usermerge) or more segments: the shape automerge kept.
 //
-// Under writes with no idle moment, debt would pile up until FTS5's crisis
-// merge (16 segments on a level, still run by every flush with automerge
-// off) merged a whole level inside one commit: cheap at level 0, but a
-// level-3 crisis holds 4,096 commits' text. So once ftsForceAfter has gone
-// by without an idle round, the merger runs one step every ftsForceEvery
-// commits whatever the queue holds: about ftsMergePages/ftsForceEvery
-// pages a commit, more than automerge's (64 pages per 64 leaf pages
-// flushed, per level), so levels stay near 4 segments as before; edits
-// then wait for a step between commits instead of inside one.
+// Under writes with no idle moment, FTS5's crisis merge still bounds the
+// segments (every flush merges a level that reaches 16, automerge or not;
+// migration 0029), but inside a commit, a whole level at once: cheap at
+// level 0, while a level-2 crisis holds 4,096 commits' text. So once
+// ftsForceAfter has gone by without a finished idle round, one step runs
+// between commits every ftsForceEvery commits (forcedFTSMerge), whatever
+// the queue holds: ftsMergePages/ftsForceEvery = 4 pages a commit, about
+// what automerge spent on the one-page flushes of owner edits (its 64
+// pages per level for every 64 leaf pages flushed), so upper levels stay
+// near 4 segments; an edit then waits for one step between commits.
+// Measured (owner PATCHes at c=8, 100k, 20k-request rounds): forced steps
+// on from 1 s into a round or only crisis merges (30 s) used the same CPU
+// per PATCH within the noise of a shared machine (±10%), and a step every
+// 32 commits of 4× the pages the same too; so the more frequent, shorter
+// steps, which keep each wait short.
 
-// ftsMergePages is the pages one step merges. Measured at 100k listings
-// (README, Performance): 64 pages took ~1 ms.
-var ftsMergePages = 64
+// ftsMergePages is the pages one step asks FTS5 to merge. FTS5 stops only
+// between terms, so a frequent term's whole doclist goes in one step.
+// Measured on the 100k seed continuing a merge of its 9,400-page segment
+// (modernc.org/sqlite, this machine): 16 pages a step took 1.3 ms median,
+// 12 ms at most (303 steps); 32 pages 2.1 ms, 14.6 ms at most (192 steps);
+// 64 pages 3.7 ms, 18 ms; 128 pages 6.8 ms, 21 ms; the whole merge
+// 0.53-0.61 s each way.
+var ftsMergePages = 32
 
 // ftsIdleFor is how long the writer must have had no commit and no queued
-// edit before a round starts. Owner PATCHes at c=8 commit every 3 ms or
-// so; a pause of 20 ms is the end of a burst, not a gap between batches.
+// edit before a round starts. Owner PATCHes at c=8 commit every 1-3 ms;
+// a pause of 20 ms is the end of a burst, not a gap between batches.
 var ftsIdleFor = 20 * time.Millisecond
 
-// ftsForceAfter and ftsForceEvery: after that long without an idle round,
-// one step every that many commits (see above).
+// ftsForceAfter and ftsForceEvery: after that long without a finished
+// idle round, one step every that many commits (see above).
 var (
 	ftsForceAfter = time.Second
 	ftsForceEvery = int64(8)
@@ -61,13 +72,14 @@ type ftsMerger struct {
 
 // ftsMergeStats are the merger's counters for /metrics.
 type ftsMergeStats struct {
-	stepping  atomic.Bool   // a step's commit is the writer's (commit hook)
-	commits   atomic.Int64  // the steps' commits (not edits: see readcache.go)
-	steps     atomic.Uint64 // steps that merged something
-	forced    atomic.Uint64 // of those, steps run under writes with no idle moment
-	rounds    atomic.Uint64 // idle rounds run to the end (nothing left to merge)
-	yields    atomic.Uint64 // idle rounds cut short by an edit
-	stepNanos atomic.Uint64 // time in steps
+	stepping   atomic.Bool   // a step's commit is the writer's (commit hook)
+	lastCommit atomic.Int64  // when the last edit committed (unix ns)
+	commits    atomic.Int64  // the steps' commits (not edits: see readcache.go)
+	steps      atomic.Uint64 // steps that merged something
+	forced     atomic.Uint64 // of those, steps run under writes with no idle moment
+	rounds     atomic.Uint64 // idle rounds run to the end (nothing left to merge)
+	yields     atomic.Uint64 // idle rounds cut short by an edit
+	stepNanos  atomic.Uint64 // time in steps
 }
 
 // FTSMergeStats is what the full-text merger did since open: steps that
@@ -80,6 +92,8 @@ func (d *DB) FTSMergeStats() (steps, forced, rounds, yields uint64, seconds floa
 
 // startFTSMerger starts the merger (Open; never on a replica's copy,
 // which is read-only, nor during a seed's bulk load: WithoutCheckpoints).
+// One merger serves every site: other sites are views over main's tables
+// (sites.go) and share listings_fts.
 func (d *DB) startFTSMerger() {
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &ftsMerger{kick: make(chan struct{}, 1), cancel: cancel, done: make(chan struct{})}
@@ -99,6 +113,7 @@ func (d *DB) stopFTSMerger() {
 // kickFTSMerge tells the merger a commit happened (after each group batch
 // and each Tx), after a forced step if one is due.
 func (d *DB) kickFTSMerge() {
+	d.fts.lastCommit.Store(time.Now().UnixNano())
 	d.forcedFTSMerge()
 	if m := d.fmerge.Load(); m != nil {
 		select {
@@ -121,33 +136,43 @@ func (d *DB) groupBusy() bool {
 
 func (d *DB) runFTSMerger(ctx context.Context, m *ftsMerger) {
 	defer close(m.done)
-	idle := time.NewTimer(time.Hour)
-	idle.Stop()
-	defer idle.Stop()
 	merged := int64(-1) // edit commits when the last round ended
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-m.kick:
-			if d.editCommits() != merged {
-				idle.Reset(ftsIdleFor)
-			}
-		case <-idle.C:
-			n := d.editCommits()
-			if n == merged {
-				continue
-			}
-			if d.groupBusy() {
-				idle.Reset(ftsIdleFor)
-				continue
-			}
-			if d.mergeRound(ctx) {
-				merged = n
-			} else {
-				idle.Reset(ftsIdleFor) // cut short by an edit: later
-			}
 		}
+		// Commits are going on: wake once per ftsIdleFor, not per commit,
+		// until the writer has been idle that long.
+		for n := d.editCommits(); n != merged; n = d.editCommits() {
+			wait := ftsIdleFor - time.Duration(time.Now().UnixNano()-d.fts.lastCommit.Load())
+			if wait <= 0 && d.groupBusy() {
+				wait = ftsIdleFor
+			}
+			if wait > 0 {
+				if !sleepCtx(ctx, wait) {
+					return
+				}
+				continue
+			}
+			if !d.mergeRound(ctx) {
+				continue // cut short by an edit: at the next idle moment
+			}
+			merged = n
+		}
+	}
+}
+
+// sleepCtx sleeps for d unless ctx ends first (false).
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
 	}
 }
 
