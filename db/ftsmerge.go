@@ -73,7 +73,7 @@ type ftsMerger struct {
 // ftsMergeStats are the merger's counters for /metrics.
 type ftsMergeStats struct {
 	stepping   atomic.Bool   // a step's commit is the writer's (commit hook)
-	lastCommit atomic.Int64  // when the last edit committed (unix ns)
+	lastCommit atomic.Int64  // when the writer last committed other than a step (unix ns; commit hook)
 	commits    atomic.Int64  // the steps' commits (not edits: see readcache.go)
 	steps      atomic.Uint64 // steps that merged something
 	forced     atomic.Uint64 // of those, steps run under writes with no idle moment
@@ -81,6 +81,10 @@ type ftsMergeStats struct {
 	yields     atomic.Uint64 // idle rounds cut short by an edit
 	stepNanos  atomic.Uint64 // time in steps
 }
+
+// noteCommit records, from the commit hook, that the writer committed
+// something other than a merge step just now.
+func (s *ftsMergeStats) noteCommit() { s.lastCommit.Store(time.Now().UnixNano()) }
 
 // FTSMergeStats is what the full-text merger did since open: steps that
 // merged pages, how many of them were forced by writes without an idle
@@ -113,7 +117,6 @@ func (d *DB) stopFTSMerger() {
 // kickFTSMerge tells the merger a commit happened (after each group batch
 // and each Tx), after a forced step if one is due.
 func (d *DB) kickFTSMerge() {
-	d.fts.lastCommit.Store(time.Now().UnixNano())
 	d.forcedFTSMerge()
 	if m := d.fmerge.Load(); m != nil {
 		select {

@@ -246,3 +246,33 @@ func TestFTSMergerBoundsDebtWithoutIdle(t *testing.T) {
 		t.Fatalf("forced steps %d, idle rounds %d: want forced steps only", forced, rounds)
 	}
 }
+
+// A bulk load (demo.Seed) runs with no merger; it is back afterwards, and
+// Close stops it.
+func TestFTSMergerStopsForBulkLoadAndClose(t *testing.T) {
+	d, _ := tempDB(t)
+	if d.fmerge.Load() == nil {
+		t.Fatal("no merger after Open")
+	}
+	err := d.WithoutCheckpoints(func() error {
+		if d.fmerge.Load() != nil {
+			t.Error("merger running during the bulk load")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := d.fmerge.Load()
+	if m == nil {
+		t.Fatal("no merger after the bulk load")
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-m.done:
+	default:
+		t.Fatal("merger still running after Close")
+	}
+}

@@ -137,6 +137,7 @@ func (d *DB) watchWrites(ctx context.Context) error {
 			}
 			d.rc.gen.Add(1)
 			d.parts.wcommits.Add(1)
+			d.fts.noteCommit() // the writer is not idle (ftsmerge.go)
 			return 0
 		})
 		return nil
