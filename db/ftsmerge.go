@@ -160,6 +160,9 @@ func (d *DB) runFTSMerger(ctx context.Context, m *ftsMerger) {
 				continue
 			}
 			if !d.mergeRound(ctx) {
+				if ctx.Err() != nil {
+					return
+				}
 				continue // cut short by an edit: at the next idle moment
 			}
 			merged = n
@@ -226,6 +229,9 @@ func (d *DB) mergeRound(ctx context.Context) bool {
 			return false
 		}
 		if !d.mergeStep(ctx) {
+			if ctx.Err() != nil {
+				return false // stopped mid-step: not the end of the merges
+			}
 			d.fts.rounds.Add(1)
 			return true
 		}

@@ -276,3 +276,32 @@ func TestFTSMergerStopsForBulkLoadAndClose(t *testing.T) {
 		t.Fatal("merger still running after Close")
 	}
 }
+
+// Stopped in the middle of a round (Close cancels while a step runs), the
+// merger ends with that step (cancelled, so rolled back) and counts no
+// finished round.
+func TestFTSMergerStopsMidRound(t *testing.T) {
+	setFTSMerge(t, time.Millisecond, time.Hour, 8, 1) // one-page steps: a long round
+	d, _ := tempDB(t)
+	d.stopFTSMerger()
+	seedMerged(t, d)
+	for n := range 14 {
+		bigEdit(t, d, n%20+1, n)
+	}
+	var once sync.Once
+	ftsStepHook = func() { once.Do(func() { d.fmerge.Load().cancel() }) }
+	t.Cleanup(func() { ftsStepHook = nil })
+	d.startFTSMerger()
+	m := d.fmerge.Load()
+	waitFor(t, "the merger to end", func() bool {
+		select {
+		case <-m.done:
+			return true
+		default:
+			return false
+		}
+	})
+	if _, _, rounds, _, _ := d.FTSMergeStats(); rounds != 0 {
+		t.Fatalf("%d rounds counted as finished after the stop mid-step", rounds)
+	}
+}
