@@ -200,7 +200,7 @@ func registerCollectors(reg *prometheus.Registry, srv *routes.Server, d *db.DB) 
 		func() float64 { return float64(d.WALRestarts()) })
 	counter("launchdir_db_wal_restart_fails_total", "WAL restarts a reader of old frames (replication, a backup) prevented; each backs off, 1 s doubling to 30 s.",
 		func() float64 { return float64(d.WALRestartFails()) })
-	counter("launchdir_db_fts_merge_steps_total", "Full-text index merge steps run between commits (about 64 pages each; automerge is off).",
+	counter("launchdir_db_fts_merge_steps_total", "Full-text index merge steps run between commits (about 32 pages each; automerge is off).",
 		func() float64 { n, _, _, _, _ := d.FTSMergeStats(); return float64(n) })
 	counter("launchdir_db_fts_merge_forced_steps_total", "Of those, steps run under writes that left no idle moment for a second or more.",
 		func() float64 { _, n, _, _, _ := d.FTSMergeStats(); return float64(n) })
