@@ -58,7 +58,7 @@ func (d *DB) runCheckpointer(ctx context.Context, c *checkpointer) {
 			return
 		case <-t.C:
 		}
-		if n := d.parts.wcommits.Load(); n != seen {
+		if n := d.parts.wcommits.Load() + d.fts.commits.Load(); n != seen {
 			seen = n
 			// An error (busy: a TRUNCATE at close) leaves the frames for
 			// the next round; the WAL is whole either way.
@@ -158,10 +158,13 @@ func (d *DB) stopCheckpointer() {
 	d.ckpt = nil
 }
 
-// WithoutCheckpoints runs fn with the checkpoint loop stopped: a bulk load
+// WithoutCheckpoints runs fn with the checkpoint loop (and the full-text
+// merger) stopped: a bulk load
 // that takes the file for itself (demo.Seed leaves WAL mode) must not meet
 // a checkpoint's connection. Writes in fn are checkpointed afterwards.
 func (d *DB) WithoutCheckpoints(fn func() error) error {
+	d.stopFTSMerger() // nor a full-text merge (ftsmerge.go)
+	defer d.startFTSMerger()
 	d.stopCheckpointer()
 	err := fn()
 	if serr := d.startCheckpointer(d.Path); err == nil {

@@ -49,11 +49,14 @@ type DB struct {
 	// migrations, and on a replica's copy; see profiles.go).
 	profiles bool
 
-	rebuilder  profileRebuilder // ready-made profiles after owner edits (profiles.go)
-	ckpt       *checkpointer    // WAL checkpoints off the commit path (checkpoint.go)
-	walLong    atomic.Bool      // the WAL has outgrown walRestartFrames (checkpoint.go)
-	walRestart walRestarter     // restartWAL's back-off
-	pins       pins             // pinned page reads (pin.go)
+	rebuilder  profileRebuilder          // ready-made profiles after owner edits (profiles.go)
+	ckpt       *checkpointer             // WAL checkpoints off the commit path (checkpoint.go)
+	walLong    atomic.Bool               // the WAL has outgrown walRestartFrames (checkpoint.go)
+	walRestart walRestarter              // restartWAL's back-off
+	pins       pins                      // pinned page reads (pin.go)
+	fmerge     atomic.Pointer[ftsMerger] // full-text merges off the commit path (ftsmerge.go)
+	fts        ftsMergeStats
+	fforce     ftsForcer // forced merge steps under writes without idle moments
 }
 
 // writerBusyTimeout is how long (ms) a connection waits for a lock another
@@ -184,6 +187,7 @@ func OpenWith(ctx context.Context, path string, o Options) (*DB, error) {
 		w.Close()
 		return nil, err
 	}
+	d.startFTSMerger()
 	return d, nil
 }
 
@@ -227,6 +231,7 @@ func (d *DB) analyzeIfMissing(ctx context.Context) error {
 
 // Close closes both pools; the writer last so the WAL is checkpointed.
 func (d *DB) Close() error {
+	d.stopFTSMerger()
 	d.stopRebuilder()
 	d.stopCheckpointer()
 	d.bg.Wait()
@@ -272,6 +277,7 @@ func (d *DB) Tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	d.rc.gen.Add(1) // the commit is visible now (see readcache.go)
 	d.wstmts.prepareWanted(ctx, d.W)
 	d.restartWAL()
+	d.kickFTSMerge()
 	return mapErr(err)
 }
 

@@ -110,6 +110,7 @@ func (d *DB) runGroup() {
 	// Between batches, the writer idle: the next batch waits for this
 	// (checkpoint.go), the callers of this one do not.
 	d.restartWAL()
+	d.kickFTSMerge() // merges wait for an idle moment (ftsmerge.go)
 
 	g.mu.Lock()
 	more := len(g.queue) > 0

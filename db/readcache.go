@@ -131,7 +131,18 @@ func (d *DB) watchWrites(ctx context.Context) error {
 		if !ok {
 			return fmt.Errorf("sqlite driver connection %T has no commit hook", dc)
 		}
-		h.RegisterCommitHook(func() int32 { d.rc.gen.Add(1); d.parts.wcommits.Add(1); return 0 })
+		h.RegisterCommitHook(func() int32 {
+			if d.fts.stepping.Load() {
+				// A full-text merge changes no row (ftsmerge.go): the
+				// read cache and the owner-parts cache stay valid.
+				d.fts.commits.Add(1)
+				return 0
+			}
+			d.rc.gen.Add(1)
+			d.parts.wcommits.Add(1)
+			d.fts.noteCommit() // the writer is not idle (ftsmerge.go)
+			return 0
+		})
 		return nil
 	})
 }

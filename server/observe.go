@@ -204,6 +204,16 @@ func registerCollectors(reg *prometheus.Registry, srv *routes.Server, d *db.DB) 
 		func() float64 { n, _ := d.PinStats(); return float64(n) })
 	counter("launchdir_db_read_pins_full_total", "Site pages that read statement by statement because half the read pool was pinned by other pages already.",
 		func() float64 { _, n := d.PinStats(); return float64(n) })
+	counter("launchdir_db_fts_merge_steps_total", "Full-text index merge steps run between commits (about 32 pages each; automerge is off).",
+		func() float64 { n, _, _, _, _ := d.FTSMergeStats(); return float64(n) })
+	counter("launchdir_db_fts_merge_forced_steps_total", "Of those, steps run under writes that left no idle moment for a second or more.",
+		func() float64 { _, n, _, _, _ := d.FTSMergeStats(); return float64(n) })
+	counter("launchdir_db_fts_merge_rounds_total", "Idle merge rounds run to the end (nothing left to merge).",
+		func() float64 { _, _, n, _, _ := d.FTSMergeStats(); return float64(n) })
+	counter("launchdir_db_fts_merge_yields_total", "Idle merge rounds cut short because an edit arrived.",
+		func() float64 { _, _, _, n, _ := d.FTSMergeStats(); return float64(n) })
+	counter("launchdir_db_fts_merge_seconds_total", "Time the writer spent in full-text merge steps.",
+		func() float64 { _, _, _, _, s := d.FTSMergeStats(); return s })
 	batches := prometheus.NewHistogram(prometheus.HistogramOpts{Name: "launchdir_db_write_batch_size",
 		Help: "Edits committed together by one group commit.", Buckets: []float64{1, 2, 4, 8, 16, 32, 64}})
 	reg.MustRegister(batches)

@@ -1,0 +1,17 @@
+-- The full-text index's merges leave the commit path (issue 26; db/ftsmerge.go).
+--
+-- With automerge on (FTS5's default, 4), every commit that flushes a new
+-- segment also does part of a merge inside that commit: a few hundred pages
+-- now and then, and, once the seed's big segment (9,400 pages at 100k
+-- listings) had three peers on its level, all of it in slices across the
+-- commits of a few seconds, so owner edits waited on it (PATCH p99 4 → 10 ms).
+-- Off, a flush only writes its own small segment; db/ftsmerge.go runs the same
+-- merges ('merge' command) between commits, when the writer is idle.
+--
+-- crisismerge stays at its default, 16, as the backstop: a flush still runs
+-- fts5IndexCrisismerge whatever automerge is (SQLite's fts5FlushOneHash calls
+-- fts5IndexAutomerge, which does nothing when automerge is 0, and then
+-- fts5IndexCrisismerge unconditionally; checked in modernc.org/sqlite v1.61.1's
+-- translation of fts5_index.c), so no level ever holds 16 segments.
+-- The setting persists in listings_fts_config.
+INSERT INTO listings_fts(listings_fts, rank) VALUES('automerge', 0);
