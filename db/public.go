@@ -246,8 +246,8 @@ const (
 //
 // The page's ids are kept under change counter launch_days (migration
 // 0030): ranking a day's launches sorts all of them by votes (176 on a day
-// at 100k), a sixth of the home page's CPU beside an owner's edits, which
-// do not change it. Votes do, so on launch day it is ranked again.
+// at 100k), 21% of the server's CPU serving signed-in home pages beside
+// an owner's edits, which do not change it. Votes do, so on launch day it is ranked again.
 func (d *DB) LaunchedBetween(ctx context.Context, from, to string, offset, limit int) ([]Summary, error) {
 	key := fmt.Sprintf("%s %s %d %d", from, to, offset, limit)
 	ids, err := atVersion(ctx, d, "launch_days", key, func(q Queries) ([]int64, error) {
