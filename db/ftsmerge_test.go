@@ -124,6 +124,19 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
+// mergeDebt is a seeded, merged index with the merger stopped and 14
+// edits' segments left to merge.
+func mergeDebt(t *testing.T) (*DB, context.Context) {
+	t.Helper()
+	d, ctx := tempDB(t)
+	d.stopFTSMerger()
+	seedMerged(t, d)
+	for n := range 14 {
+		bigEdit(t, d, n%20+1, n)
+	}
+	return d, ctx
+}
+
 // With automerge off, a commit only flushes its own segment: fourteen
 // edits of ten leaf pages each leave fourteen more segments (the crisis
 // merge starts at 16 on a level); automerge, FTS5's default, merged
@@ -146,12 +159,7 @@ func TestFTSCommitsDoNoMergeWork(t *testing.T) {
 // answers the same.
 func TestFTSMergerMergesWhenIdle(t *testing.T) {
 	setFTSMerge(t, time.Millisecond, time.Hour, 8, 64)
-	d, ctx := tempDB(t)
-	d.stopFTSMerger()
-	seedMerged(t, d)
-	for n := range 14 {
-		bigEdit(t, d, n%20+1, n)
-	}
+	d, ctx := mergeDebt(t)
 	queries := []string{"common", "plain", "e13w7", "e3w2999", "alpha5"}
 	search := func() []any {
 		d.rc.gen.Add(1) // a merge leaves the read cache valid: read afresh
@@ -183,12 +191,7 @@ func TestFTSMergerMergesWhenIdle(t *testing.T) {
 // An edit queued while a merge step runs goes next: the round stops for it.
 func TestFTSMergerYieldsToEdits(t *testing.T) {
 	setFTSMerge(t, time.Millisecond, time.Hour, 8, 4) // small steps: a round of many
-	d, ctx := tempDB(t)
-	d.stopFTSMerger()
-	seedMerged(t, d)
-	for n := range 14 {
-		bigEdit(t, d, n%20+1, n)
-	}
+	d, ctx := mergeDebt(t)
 	var mu sync.Mutex
 	var log []string
 	note := func(s string) { mu.Lock(); log = append(log, s); mu.Unlock() }
@@ -282,12 +285,7 @@ func TestFTSMergerStopsForBulkLoadAndClose(t *testing.T) {
 // finished round.
 func TestFTSMergerStopsMidRound(t *testing.T) {
 	setFTSMerge(t, time.Millisecond, time.Hour, 8, 1) // one-page steps: a long round
-	d, _ := tempDB(t)
-	d.stopFTSMerger()
-	seedMerged(t, d)
-	for n := range 14 {
-		bigEdit(t, d, n%20+1, n)
-	}
+	d, _ := mergeDebt(t)
 	var once sync.Once
 	ftsStepHook = func() { once.Do(func() { d.fmerge.Load().cancel() }) }
 	t.Cleanup(func() { ftsStepHook = nil })
