@@ -27,13 +27,6 @@ import (
 // time; a page that finds no pin free runs unpinned, statement by
 // statement, as before: it never waits for a pin.
 
-// Never on a read replica's copy: it is in rollback-journal mode, and the
-// follower takes an exclusive lock to apply each batch (replica/follow.go).
-// Waiting for it, the lock blocks every new read transaction, so a page
-// holding its snapshot while it waits for a read outside its pin (a count
-// shared with other requests) waits for itself until both time out: the
-// replica answered 500s and stopped applying (cli's TestReadReplica).
-
 // ReadPool is the read-only pool. Its query methods run on the context's
 // pinned read transaction when there is one.
 type ReadPool struct {
@@ -101,6 +94,13 @@ func (p *ReadPool) SetMaxOpenConns(n int) {
 // PinReads returns ctx pinned to one read transaction, begun at the first
 // read, and the function that ends it (call it once the page has read all
 // it needs). With every pin taken it returns ctx as it is.
+//
+// Never on a read replica's copy: it is in rollback-journal mode, and the
+// follower takes an exclusive lock to apply each batch (replica/follow.go).
+// Waiting for it, the lock blocks every new read transaction, so a page
+// holding its snapshot while it waits for a read outside its pin (a count
+// shared with other requests) waits for itself until both time out: the
+// replica answered 500s and stopped applying (cli's TestReadReplica).
 func (d *DB) PinReads(ctx context.Context) (context.Context, func()) {
 	sp := d.pins.slots.Load()
 	if sp == nil || d.replica || pinOf(ctx) != nil {
