@@ -199,18 +199,24 @@ func (d *DB) SearchListingsTotal(ctx context.Context, f SearchFilter) ([]Summary
 	// Whole words first; only when they match nothing is the last word
 	// tried as a prefix ("quick" finds "quickbase"). Expanding a short,
 	// common prefix is what makes full-text queries slow.
-	items, total, err := d.textSearch(ctx, exact, where, args, f)
+	r := liveFTS
+	if f.Upcoming {
+		r = hiddenFTS
+	}
+	items, total, err := d.textSearch(ctx, exact, r, where, args, f)
 	if err != nil || total.N > 0 {
 		return items, total, err
 	}
-	return d.textSearch(ctx, FTSQuery(f.Q, true), where, args, f)
+	return d.textSearch(ctx, FTSQuery(f.Q, true), r, where, args, f)
 }
 
-func (d *DB) textSearch(ctx context.Context, fts string, where []string, args []any, f SearchFilter) ([]Summary, Total, error) {
+// textSearch is a search of the full-text index's range r (liveFTS or
+// hiddenFTS: see hiddenRowid).
+func (d *DB) textSearch(ctx context.Context, fts string, r ftsRange, where []string, args []any, f SearchFilter) ([]Summary, Total, error) {
 	if f.Sort == "relevance" || f.Sort == "" {
-		return d.rankedSearch(ctx, fts, where, args, f)
+		return d.rankedSearch(ctx, fts, r, where, args, f)
 	}
-	where = append(where, "l.id IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH "+ftsArg+")")
+	where = append(where, "l.id IN (SELECT "+r.id+" FROM listings_fts WHERE listings_fts MATCH "+ftsArg+" AND "+r.rng+")")
 	args = append(args, fts)
 	return d.filteredList(ctx, where, args, f, -1)
 }
@@ -357,7 +363,7 @@ func (d *DB) rankMembers(ctx context.Context, catIDs []any, offset, limit int) (
 // first the newest ftsCandidates matches ranked by bm25 (name weighted
 // highest), then any older matches, newest first. A word with fewer
 // matches than that (nearly every real query) is ranked completely.
-func (d *DB) rankedSearch(ctx context.Context, fts string, where []string, args []any, f SearchFilter) ([]Summary, Total, error) {
+func (d *DB) rankedSearch(ctx context.Context, fts string, r ftsRange, where []string, args []any, f SearchFilter) ([]Summary, Total, error) {
 	cond := strings.Join(where, " AND ")
 	// CROSS JOIN keeps the FTS match as the outer loop: a rare word then
 	// costs a few lookups instead of a scan of every live listing. When
@@ -368,7 +374,7 @@ func (d *DB) rankedSearch(ctx context.Context, fts string, where []string, args 
 	if cond == liveOnly {
 		l = "listings l INDEXED BY listings_live_ids"
 	}
-	ranked, oldest, newest, err := d.rankCandidates(ctx, fts, l, cond, args)
+	ranked, oldest, newest, err := d.rankCandidates(ctx, fts, r, l, cond, args)
 	if err != nil {
 		return nil, Total{}, ftsErr(err)
 	}
@@ -378,11 +384,18 @@ func (d *DB) rankedSearch(ctx context.Context, fts string, where []string, args 
 	total := Total{N: len(ranked)}
 	if oldest > 0 || len(ranked) > countCap {
 		var estimate func(context.Context) (int, error)
-		if len(where) == 1 && !strings.ContainsAny(fts, " *") {
+		if len(where) == 1 && r == liveFTS && !strings.ContainsAny(fts, " *") {
 			estimate = func(ctx context.Context) (int, error) { return d.termEstimate(ctx, len(ranked), oldest, newest) }
 		}
-		total, err = d.boundedCount(ctx, `SELECT 1 FROM listings_fts CROSS JOIN `+l+` ON l.id = listings_fts.rowid
-			WHERE listings_fts MATCH `+ftsArg+` AND `+cond, append([]any{fts}, args...), estimate)
+		count, countArgs := `SELECT 1 FROM listings_fts CROSS JOIN `+l+` ON l.id = `+r.id+`
+			WHERE listings_fts MATCH `+ftsArg+` AND `+r.rng+` AND `+cond, append([]any{fts}, args...)
+		if cond == liveOnly && r == liveFTS && SiteOf(ctx) == MainSite {
+			// Every match in the live range is a live listing: the count
+			// walks the index alone. (A site's listings are a view over
+			// main's, so there the join stays.)
+			count, countArgs = `SELECT 1 FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` AND `+r.rng, []any{fts}
+		}
+		total, err = d.boundedCount(ctx, count, countArgs, estimate)
 		if err != nil {
 			return nil, Total{}, ftsErr(err)
 		}
@@ -395,7 +408,7 @@ func (d *DB) rankedSearch(ctx context.Context, fts string, where []string, args 
 		ids = ranked[f.Offset:min(len(ranked), f.Offset+f.Limit)]
 	}
 	if rest := f.Limit - len(ids); rest > 0 && oldest > 0 {
-		more, err := d.olderMatches(ctx, fts, l, cond, args, oldest, max(0, f.Offset-len(ranked)), rest)
+		more, err := d.olderMatches(ctx, fts, r, l, cond, args, oldest, max(0, f.Offset-len(ranked)), rest)
 		if err != nil {
 			return nil, Total{}, ftsErr(err)
 		}
@@ -476,15 +489,15 @@ const rankScore = "bm25(listings_fts, 10.0, 5.0, 1.0, 2.0, 3.0)"
 // (O(ftsCandidates)); the span of each word's newest matches tells how
 // common it is (see FrequentWordListings), which decides what ranks them.
 // l is the listings table as "listings l", with the index to read it by.
-func (d *DB) rankCandidates(ctx context.Context, fts, l, cond string, args []any) (ids []int64, oldest, newest int64, err error) {
+func (d *DB) rankCandidates(ctx context.Context, fts string, r ftsRange, l, cond string, args []any) (ids []int64, oldest, newest int64, err error) {
 	if !strings.Contains(fts, " ") {
-		return d.rankWord(ctx, fts, l, cond, args)
+		return d.rankWord(ctx, fts, r, l, cond, args)
 	}
 	// One read transaction: each read finds the words' pages in the
 	// connection's cache where an earlier one left them, and all see the
 	// same commit.
 	err = d.ReadTx(ctx, func(q Queries) error {
-		ids, oldest, newest, err = d.rankIn(ctx, q, fts, l, cond, args)
+		ids, oldest, newest, err = d.rankIn(ctx, q, fts, r, l, cond, args)
 		return err
 	})
 	return ids, oldest, newest, err
@@ -495,13 +508,13 @@ func (d *DB) rankCandidates(ctx context.Context, fts, l, cond string, args []any
 // when the word weighs (a CASE evaluates one branch; bm25 walks the word's
 // documents at its first call). One statement reads the word's pages once
 // into the connection's cache for both reads, with no transaction around.
-func (d *DB) rankWord(ctx context.Context, fts, l, cond string, args []any) (ids []int64, oldest, newest int64, err error) {
-	rows, err := d.Prepared(d.R).QueryContext(ctx, `WITH w AS (SELECT rowid AS id FROM listings_fts WHERE listings_fts MATCH `+ftsArg+`
+func (d *DB) rankWord(ctx context.Context, fts string, r ftsRange, l, cond string, args []any) (ids []int64, oldest, newest int64, err error) {
+	rows, err := d.Prepared(d.R).QueryContext(ctx, `WITH w AS (SELECT rowid AS id FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` AND `+r.rng+`
 			ORDER BY rowid DESC LIMIT `+candidatesLimit+`),
 		s AS MATERIALIZED (SELECT count(*) AS n, coalesce(min(id), 0) AS lo, coalesce(max(id), 0) AS hi, count(*) >= `+candidatesLimit+`
 			AND `+spanEstimateSQL+` > `+strconv.Itoa(frequentMatches)+` AS frequent FROM w)
-		SELECT m.id, s.n, s.lo, s.hi FROM s, (SELECT rowid AS id, CASE WHEN (SELECT frequent FROM s) THEN 0 ELSE `+rankScore+` END AS score
-			FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` ORDER BY rowid DESC LIMIT `+candidatesLimit+`) m JOIN `+l+` ON l.id = m.id WHERE `+cond+`
+		SELECT m.id, s.n, s.lo, s.hi FROM s, (SELECT `+r.id+` AS id, CASE WHEN (SELECT frequent FROM s) THEN 0 ELSE `+rankScore+` END AS score
+			FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` AND `+r.rng+` ORDER BY rowid DESC LIMIT `+candidatesLimit+`) m JOIN `+l+` ON l.id = m.id WHERE `+cond+`
 		ORDER BY m.score, l.votes DESC, l.id DESC`, append([]any{fts, fts}, args...)...)
 	if err != nil {
 		return nil, 0, 0, err
@@ -519,7 +532,7 @@ func (d *DB) rankWord(ctx context.Context, fts, l, cond string, args []any) (ids
 		return nil, 0, 0, err
 	}
 	if n < 0 { // every candidate was filtered out (or nothing matches)
-		if n, oldest, newest, err = newestMatches(ctx, d.Prepared(d.R), fts); err != nil {
+		if n, oldest, newest, err = newestMatches(ctx, d.Prepared(d.R), fts, r); err != nil {
 			return nil, 0, 0, err
 		}
 	}
@@ -532,28 +545,28 @@ func (d *DB) rankWord(ctx context.Context, fts, l, cond string, args []any) (ids
 // rankIn is rankCandidates for a query of several words, on q (a read
 // transaction): the query's newest matches, then each word's, decide which
 // words bm25 weighs (weighedWords).
-func (d *DB) rankIn(ctx context.Context, q Queries, fts, l, cond string, args []any) (ids []int64, oldest, newest int64, err error) {
-	n, oldest, newest, err := newestMatches(ctx, q, fts)
+func (d *DB) rankIn(ctx context.Context, q Queries, fts string, r ftsRange, l, cond string, args []any) (ids []int64, oldest, newest int64, err error) {
+	n, oldest, newest, err := newestMatches(ctx, q, fts, r)
 	if err != nil || n == 0 {
 		return nil, 0, 0, err
 	}
-	weigh, err := d.weighedWords(ctx, q, fts, n, oldest, newest)
+	weigh, err := d.weighedWords(ctx, q, fts, r, n, oldest, newest)
 	if err != nil {
 		return nil, 0, 0, err
 	}
 	switch weigh {
 	case fts: // every word weighs: bm25 over the matches themselves
-		ids, err = Column[int64](ctx, q, `SELECT m.id FROM (SELECT rowid AS id, `+rankScore+` AS score
-			FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` AND rowid >= (SELECT ?)) m JOIN `+l+` ON l.id = m.id WHERE `+cond+`
+		ids, err = Column[int64](ctx, q, `SELECT m.id FROM (SELECT `+r.id+` AS id, `+rankScore+` AS score
+			FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` AND rowid >= (SELECT ?) AND `+r.rng+`) m JOIN `+l+` ON l.id = m.id WHERE `+cond+`
 			ORDER BY m.score, l.votes DESC, l.id DESC`, append([]any{fts, oldest}, args...)...)
 	case "": // no word weighs: by votes, then newest
-		ids, err = Column[int64](ctx, q, `SELECT m.id FROM (SELECT rowid AS id
-			FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` AND rowid >= (SELECT ?)) m JOIN `+l+` ON l.id = m.id WHERE `+cond+`
+		ids, err = Column[int64](ctx, q, `SELECT m.id FROM (SELECT `+r.id+` AS id
+			FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` AND rowid >= (SELECT ?) AND `+r.rng+`) m JOIN `+l+` ON l.id = m.id WHERE `+cond+`
 			ORDER BY l.votes DESC, l.id DESC`, append([]any{fts, oldest}, args...)...)
 	default: // bm25 over the words that weigh, for the matches of all of them
-		ids, err = Column[int64](ctx, q, `SELECT m.id FROM (SELECT rowid AS id, `+rankScore+` AS score
-			FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` AND rowid >= (SELECT ?)) m JOIN `+l+` ON l.id = m.id
-			WHERE m.id IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` AND rowid >= (SELECT ?)) AND `+cond+`
+		ids, err = Column[int64](ctx, q, `SELECT m.id FROM (SELECT `+r.id+` AS id, `+rankScore+` AS score
+			FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` AND rowid >= (SELECT ?) AND `+r.rng+`) m JOIN `+l+` ON l.id = m.id
+			WHERE m.id IN (SELECT `+r.id+` FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` AND rowid >= (SELECT ?) AND `+r.rng+`) AND `+cond+`
 			ORDER BY m.score, l.votes DESC, l.id DESC`, append([]any{weigh, oldest, fts, oldest}, args...)...)
 	}
 	if n < ftsCandidates {
@@ -562,11 +575,11 @@ func (d *DB) rankIn(ctx context.Context, q Queries, fts, l, cond string, args []
 	return ids, oldest, newest, err
 }
 
-// newestMatches reads the newest ftsCandidates matches of fts (all
-// statuses) by id alone: how many (up to ftsCandidates) and their span.
-func newestMatches(ctx context.Context, q Queries, fts string) (n int, oldest, newest int64, err error) {
+// newestMatches reads the newest ftsCandidates matches of fts in the range
+// r by rowid alone: how many (up to ftsCandidates) and their span (rowids).
+func newestMatches(ctx context.Context, q Queries, fts string, r ftsRange) (n int, oldest, newest int64, err error) {
 	err = q.QueryRowContext(ctx, `SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0) FROM (SELECT rowid AS id
-		FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` ORDER BY rowid DESC LIMIT `+candidatesLimit+`)`, fts).Scan(&n, &oldest, &newest)
+		FROM listings_fts WHERE listings_fts MATCH `+ftsArg+` AND `+r.rng+` ORDER BY rowid DESC LIMIT `+candidatesLimit+`)`, fts).Scan(&n, &oldest, &newest)
 	return n, oldest, newest, err
 }
 
@@ -575,7 +588,7 @@ func newestMatches(ctx context.Context, q Queries, fts string) (n int, oldest, n
 // fts itself when every word weighs, "" when none does. A word with fewer
 // than ftsCandidates matches always weighs. n, oldest and newest describe
 // fts's own newest matches: a one-word query needs no other read.
-func (d *DB) weighedWords(ctx context.Context, q Queries, fts string, n int, oldest, newest int64) (string, error) {
+func (d *DB) weighedWords(ctx context.Context, q Queries, fts string, r ftsRange, n int, oldest, newest int64) (string, error) {
 	words := strings.Fields(fts)
 	if len(words) == 1 && n < ftsCandidates {
 		return fts, nil
@@ -592,7 +605,7 @@ func (d *DB) weighedWords(ctx context.Context, q Queries, fts string, n int, old
 	}
 	var keep []string
 	for _, w := range words {
-		n, oldest, newest, err := newestMatches(ctx, q, w)
+		n, oldest, newest, err := newestMatches(ctx, q, w, r)
 		if err != nil {
 			return "", err
 		}
@@ -607,9 +620,9 @@ func (d *DB) weighedWords(ctx context.Context, q Queries, fts string, n int, old
 }
 
 // olderMatches pages through matches older than the ranked candidates.
-func (d *DB) olderMatches(ctx context.Context, fts, l, cond string, args []any, below int64, offset, limit int) ([]int64, error) {
-	return Column[int64](ctx, d.Prepared(d.R), `SELECT l.id FROM listings_fts CROSS JOIN `+l+` ON l.id = listings_fts.rowid
-		WHERE listings_fts MATCH `+ftsArg+` AND listings_fts.rowid < ? AND `+cond+` ORDER BY listings_fts.rowid DESC LIMIT ? OFFSET ?`,
+func (d *DB) olderMatches(ctx context.Context, fts string, r ftsRange, l, cond string, args []any, below int64, offset, limit int) ([]int64, error) {
+	return Column[int64](ctx, d.Prepared(d.R), `SELECT l.id FROM listings_fts CROSS JOIN `+l+` ON l.id = `+r.id+`
+		WHERE listings_fts MATCH `+ftsArg+` AND listings_fts.rowid < ? AND `+r.rng+` AND `+cond+` ORDER BY listings_fts.rowid DESC LIMIT ? OFFSET ?`,
 		append(append([]any{fts, below}, args...), limit, offset)...)
 }
 

@@ -289,28 +289,30 @@ func TestSearchNewestMatchesAllFiltered(t *testing.T) {
 // A search whose words are estimated in more than frequentMatches live
 // listings ranks its newest ftsCandidates matches by votes, then newest,
 // without bm25 (which would count every listing with the word); at the
-// bound they are ranked by bm25. Here 1,000 listings, "alpha" in every
-// even one (the newest 500 span ids 2..1000: an estimate of 500), the
-// matches of one name first under bm25 and the most voted first past it.
+// bound they are ranked by bm25. Here 1,000 live listings, "alpha" in
+// every even one (the newest 500 live matches span ids 2..1000: an
+// estimate of 500), and two drafts after them, 1002 with "alpha" (and
+// "zeta"): the matches of one name first under bm25, the most voted first
+// past it, and never the draft.
 func TestFrequentWordsRankedByVotes(t *testing.T) {
 	d, ctx := tempDB(t)
 	defer func(c int) { frequentMatches = c }(frequentMatches)
 	if err := d.Tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.Exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
+		_, err := tx.Exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1002)
 			INSERT INTO listings(id, slug, name, url, domain, description, status, votes, country, launched_at, created_at, updated_at)
 			SELECT i, 'item-' || i, CASE WHEN i % 100 = 2 THEN 'Alpha ' ELSE 'Item ' END || i, 'https://x.example/', 'x.example',
 				CASE WHEN i % 50 = 2 THEN 'alpha and more zeta' WHEN i % 2 = 0 THEN 'alpha and more words' ELSE 'omega' END,
-				CASE WHEN i = 1000 THEN 'draft' ELSE 'live' END, (i * 37) % 101, CASE WHEN i % 4 = 0 THEN 'US' ELSE 'DE' END,
+				CASE WHEN i > 1000 THEN 'draft' ELSE 'live' END, (i * 37) % 101, CASE WHEN i % 4 = 0 THEN 'US' ELSE 'DE' END,
 				'2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z' FROM n`)
 		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
-	// byVotes is the order past the bound: live matches (even ids but the
-	// draft 1000) passing keep, most voted first, then newest.
+	// byVotes is the order past the bound: live matches (even ids up to
+	// 1000, not the draft 1002) passing keep, most voted first, then newest.
 	byVotes := func(keep func(id int) bool) []int64 {
 		var ids []int64
-		for i := 998; i >= 2; i -= 2 {
+		for i := 1000; i >= 2; i -= 2 {
 			if keep(i) {
 				ids = append(ids, int64(i))
 			}
@@ -339,8 +341,8 @@ func TestFrequentWordsRankedByVotes(t *testing.T) {
 	}
 	frequentMatches = 500 // the estimate: not past the bound, ranked by bm25
 	got, tot := all(SearchFilter{Q: "alpha"})
-	if tot != (Total{N: 499}) || len(got) != 499 || got[0]%100 != 2 || slices.Equal(got, byVotes(func(int) bool { return true })) {
-		t.Fatalf("at the bound: total %+v, %d ids, first %d: want 499 ranked by bm25 (a name match first)", tot, len(got), got[0])
+	if tot != (Total{N: 500}) || len(got) != 500 || got[0]%100 != 2 || slices.Contains(got, 1002) || slices.Equal(got, byVotes(func(int) bool { return true })) {
+		t.Fatalf("at the bound: total %+v, %d ids, first %d: want 500 ranked by bm25 (a name match first), not the draft", tot, len(got), got[0])
 	}
 	frequentMatches = 499 // one past: by votes, then newest
 	for _, c := range []struct {
@@ -367,4 +369,58 @@ func TestFrequentWordsRankedByVotes(t *testing.T) {
 			t.Fatalf("%q: total %+v, ids %v, want %v", q, tot, got, want)
 		}
 	}
+}
+
+// A search reads its status's range of the full-text index (migration
+// 0031: a listing not live is indexed at its id + 2^40): live listings for
+// the directory, scheduled ones for upcoming, never a draft, by relevance
+// and by any other order, and a listing follows its status when it changes.
+func TestSearchReadsItsStatusRange(t *testing.T) {
+	d, ctx := tempDB(t)
+	if err := d.Tx(ctx, func(tx *sql.Tx) error {
+		for i, st := range []string{"live", "scheduled", "live", "draft", "scheduled", "live", "archived", "scheduled"} {
+			word := "alpha"
+			if i == 7 {
+				word = "beta"
+			}
+			if _, err := tx.Exec(`INSERT INTO listings(id, slug, name, url, domain, description, status, launched_at, created_at, updated_at)
+				VALUES (?, ?, ?, 'https://x.example/', 'x.example', ?, ?, '2026-01-01T00:00:00Z', 'x', 'x')`,
+				i+1, fmt.Sprintf("item-%d", i+1), fmt.Sprintf("Item %d", i+1), word+" words", st); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	check := func(q string, upcoming bool, want ...int64) {
+		t.Helper()
+		for _, sort := range []string{"", "newest"} {
+			items, total, err := d.SearchListingsTotal(ctx, SearchFilter{Q: q, Upcoming: upcoming, Sort: sort, Limit: 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []int64
+			for _, it := range items {
+				got = append(got, it.ID)
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, want) || total != (Total{N: len(want)}) {
+				t.Errorf("%q upcoming=%v sort=%q: %v (total %+v), want %v", q, upcoming, sort, got, total, want)
+			}
+		}
+	}
+	check("alpha", false, 1, 3, 6)
+	check("alpha", true, 2, 5)
+	check("beta", false)
+	check("beta", true, 8)
+	if err := d.Tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Exec(`UPDATE listings SET status = CASE id WHEN 2 THEN 'live' WHEN 3 THEN 'archived' WHEN 4 THEN 'scheduled' END WHERE id IN (2, 3, 4)`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	check("alpha", false, 1, 2, 6)
+	check("alpha", true, 4, 5)
+	checkFTS(t, d)
 }
