@@ -287,7 +287,7 @@ func TestFTSUnusualStatements(t *testing.T) {
 		"a draft inserted, then deleted": {`INSERT INTO listings(id, slug, name, url, domain, status, created_at, updated_at)
 			VALUES (9,'item-9','Nine','u','d','draft','x','x')`, `DELETE FROM listings WHERE id = 9`},
 		"archived, then deleted": {`UPDATE listings SET status = 'archived' WHERE id = 1`, `DELETE FROM listings WHERE id = 1`},
-		"upsert out of live": {insertSQL("INSERT", "Final", ` ON CONFLICT(id) DO UPDATE SET name = excluded.name, status = 'archived'`)},
+		"upsert out of live":     {insertSQL("INSERT", "Final", ` ON CONFLICT(id) DO UPDATE SET name = excluded.name, status = 'archived'`)},
 		"rowid reused by a draft": {`DELETE FROM listings WHERE id = 3`,
 			`INSERT INTO listings(id, slug, name, url, domain, status, created_at, updated_at) VALUES (3,'item-new','New','u','d','draft','x','x')`},
 	} {

@@ -429,7 +429,7 @@ const ftsArg = "(SELECT ?)"
 const liveOnly = "l.status = 'live'"
 
 // termEstimate estimates the live listings containing one term from its
-// newest ftsCandidates matches (all statuses), which span the listing ids
+// newest ftsCandidates live matches, which span the listing ids
 // oldest..newest: that share of the ids, applied to every live listing.
 // One counter read, whatever the size: reading the term's document count
 // from the full-text vocabulary walked the term's whole list of documents
@@ -520,7 +520,7 @@ func (d *DB) rankWord(ctx context.Context, fts string, r ftsRange, l, cond strin
 		return nil, 0, 0, err
 	}
 	defer rows.Close()
-	n := -1 // matches up to ftsCandidates, all statuses (unknown while no row passed the filters)
+	n := -1 // matches up to ftsCandidates in the range (unknown while no row passed the filters)
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id, &n, &oldest, &newest); err != nil {
