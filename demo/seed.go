@@ -184,12 +184,14 @@ func seedTx(ctx context.Context, tx *sql.Tx, n int, seed int64, now time.Time) e
 // migration 0029 automerge is off outside the seed (db/ftsmerge.go merges
 // between commits), so the rebuild turns it on for itself and off again.
 //
-// A 32 MB pending-data hash (FTS5's default is 1 MB) while it builds:
-// fewer, larger segments, so less merging (the build at 100k 2.28 -> 1.71
-// s); set back to the default afterwards, as the setting persists.
+// FTS5's pending-data hash stays at its default (1 MB) while it builds. A
+// 32 MB one built 25% faster (fewer, larger segments), but then the build
+// reached only level 0 and 'optimize' put the index at level 1 at 100k
+// (level 4 with the default): the directory's first edits merged it again,
+// and the first 20,000 owner PATCHes after a seed ran 15% slower (the
+// forced merge steps 12% of their CPU, against 2% after).
 var ftsBuild = []string{
 	`INSERT INTO listings_fts(listings_fts, rank) VALUES('automerge', 4)`,
-	`INSERT INTO listings_fts(listings_fts, rank) VALUES('hashsize', 33554432)`,
 	// 'rebuild' would index each listing at its id; one not live belongs at
 	// its id + 2^40 (migration 0031, db.hiddenRowid). Live listings first,
 	// then the others: FTS5 writes its pending rows out as a segment
@@ -203,7 +205,6 @@ var ftsBuild = []string{
 	  SELECT id + 1099511627776, name, tagline, description, features, keywords FROM listings WHERE status != 'live' ORDER BY id`,
 	`INSERT INTO listings_fts(listings_fts) VALUES('optimize')`,
 	`INSERT INTO listings_fts(listings_fts, rank) VALUES('automerge', 0)`,
-	`INSERT INTO listings_fts(listings_fts, rank) VALUES('hashsize', 1048576)`,
 }
 
 func buildFTS(ctx context.Context, tx *sql.Tx) error {
