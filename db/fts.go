@@ -23,11 +23,11 @@ const syncFTSSQL = `DELETE FROM listings_fts_stale`
 // CROSS JOIN keeps the notes as the outer loop: with the notes table
 // empty in the statistics, the planner otherwise scanned every listing and
 // probed the notes (an owner PATCH 5,200 -> 55 req/s).
-const syncFTSIndexSQL = `INSERT INTO listings_fts(listings_fts, rowid, name, tagline, description, features, keywords)
+var syncFTSIndexSQL = `INSERT INTO listings_fts(listings_fts, rowid, name, tagline, description, features, keywords)
   SELECT cmd, r, name, tagline, description, features, keywords FROM (
     SELECT 'delete' AS cmd, fts_rowid AS r, name, tagline, description, features, keywords, 0 AS k FROM listings_fts_stale
     UNION ALL
-    SELECT NULL, l.id + CASE WHEN l.status = 'live' THEN 0 ELSE 1099511627776 END, l.name, l.tagline, l.description, l.features, l.keywords, 1
+    SELECT NULL, ` + ftsRowidOf("l") + `, l.name, l.tagline, l.description, l.features, l.keywords, 1
       FROM listings_fts_stale s CROSS JOIN listings l ON l.id = s.id)
   ORDER BY r, k`
 
@@ -86,6 +86,13 @@ const hiddenRowid int64 = 1 << 40
 // full-text table's rowid) and the listing id of a rowid (id).
 type ftsRange struct{ rng, id string }
 
+// ftsRowidOf is, in SQL, the full-text rowid of the listing row t (an
+// alias of listings). The migrations' triggers write the same rule with the
+// number spelled out.
+func ftsRowidOf(t string) string {
+	return t + ".id + CASE WHEN " + t + ".status = 'live' THEN 0 ELSE " + hiddenRowidSQL + " END"
+}
+
 var (
 	hiddenRowidSQL = strconv.FormatInt(hiddenRowid, 10)
 	// liveFTS is the live listings' range: ids are rowids.
@@ -112,7 +119,7 @@ func (d *DB) SearchIndexDiff(ctx context.Context) (int, error) {
 		`DROP TABLE IF EXISTS temp.fts_want`,
 		`CREATE VIRTUAL TABLE temp.fts_want USING fts5(name, tagline, description, features, keywords, tokenize='unicode61 remove_diacritics 2')`,
 		`INSERT INTO temp.fts_want(rowid, name, tagline, description, features, keywords)
-		  SELECT id + CASE WHEN status = 'live' THEN 0 ELSE ` + hiddenRowidSQL + ` END, name, tagline, description, features, keywords FROM listings`,
+		  SELECT ` + ftsRowidOf("l") + `, name, tagline, description, features, keywords FROM listings l`,
 		`CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_have_entries USING fts5vocab(main, listings_fts, instance)`,
 		`CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_want_entries USING fts5vocab(temp, fts_want, instance)`,
 	} {
