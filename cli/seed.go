@@ -40,10 +40,11 @@ func seedCmd(args []string, stdout io.Writer) error {
 		defer pprof.StopCPUProfile()
 	}
 	start := time.Now()
-	if err := seedFile(context.Background(), *path, *n, *seed); err != nil {
+	phases := demo.NewPhases()
+	if err := seedFile(demo.WithPhases(context.Background(), phases), *path, *n, *seed); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "seeded %d listings into %s in %s\n", *n, *path, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(stdout, "seeded %d listings into %s in %s (%s)\n", *n, *path, time.Since(start).Round(time.Millisecond), phases)
 	return nil
 }
 
@@ -98,6 +99,8 @@ func buildSeed(ctx context.Context, tmp, from string, n int, seed int64) error {
 		d.Close()
 		return fmt.Errorf("copying %s: %w", from, err)
 	}
+	phases := demo.PhasesOf(ctx)
+	phases.Done("schema")
 	if err := demo.Seed(ctx, d, n, seed, time.Now()); err != nil {
 		d.Close()
 		return err
@@ -108,11 +111,15 @@ func buildSeed(ctx context.Context, tmp, from string, n int, seed int64) error {
 		d.Close()
 		return err
 	}
+	phases.Done("profiles")
 	if err := d.Analyze(ctx); err != nil {
 		d.Close()
 		return err
 	}
-	return d.Close()
+	phases.Done("statistics")
+	err = d.Close()
+	phases.Done("close")
+	return err
 }
 
 // copyRows copies every row of the database file from into d (same

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -90,8 +91,13 @@ func TestSeedKilledLeavesServableDatabase(t *testing.T) {
 			t.Fatalf("schema after a killed seed differs from a fresh database at entry %d:\ngot  %q\nwant %q", i, got[min(i, len(got)-1)], want[min(i, len(want)-1)])
 		}
 	}
-	if out, err := runCmd(t, "seed", "-listings", "500", "-db", path); err != nil || !strings.Contains(out, "seeded 500") {
+	out, err := runCmd(t, "seed", "-listings", "500", "-db", path)
+	if err != nil || !strings.Contains(out, "seeded 500") {
 		t.Fatalf("seed after the kill: %q %v", out, err)
+	}
+	// Where the time went, phase by phase, in the order they ran.
+	if !regexp.MustCompile(`\(schema [0-9.]+s, rows [0-9.]+s, search index [0-9.]+s, indexes [0-9.]+s, commit [0-9.]+s, profiles [0-9.]+s, statistics [0-9.]+s, close [0-9.]+s\)`).MatchString(out) {
+		t.Errorf("seed's phases missing from %q", out)
 	}
 	for _, f := range []string{path + ".seeding", path + ".seeding-journal"} {
 		if _, err := os.Stat(f); !os.IsNotExist(err) {

@@ -95,7 +95,7 @@ func (g *gen) alternatives(ls []*listing, percent int) []alternative {
 	return out
 }
 
-func writeAlternatives(w *writer, alts []alternative) {
+func writeAlternatives(w *rowSet, alts []alternative) {
 	for _, a := range alts {
 		w.insert("alternatives", a.ListingID, a.AlternativeID, flag(a.Approved))
 	}

@@ -504,7 +504,12 @@ func TestSeed(t *testing.T) {
 // flush in many segments over several levels, as 100k do by default.
 func TestSeedMergesTheFullTextIndex(t *testing.T) {
 	d := openDB(t)
-	if _, err := d.W.Exec(`INSERT INTO listings_fts(listings_fts, rank) VALUES('hashsize', 16384)`); err != nil {
+	// A small build hash makes the build flush dozens of segments (and
+	// crisis-merge them); a small flush size gives the merged segment a
+	// level above 0 at 2,000 listings.
+	defer func(h int, p uint64) { ftsBuildHash, ftsFlushPages = h, p }(ftsBuildHash, ftsFlushPages)
+	ftsBuildHash, ftsFlushPages = 16384, 4
+	if _, err := d.W.Exec(`INSERT INTO listings_fts(listings_fts, rank) VALUES('hashsize', 65536)`); err != nil {
 		t.Fatal(err)
 	}
 	if err := Seed(context.Background(), d, 2000, 5, testNow); err != nil {
@@ -513,9 +518,18 @@ func TestSeedMergesTheFullTextIndex(t *testing.T) {
 	if n := count(t, d, "SELECT count(DISTINCT segid) FROM listings_fts_idx"); n != 1 {
 		t.Errorf("full-text segments after the seed: %d, want 1", n)
 	}
-	const biggest = "SELECT segid FROM listings_fts_idx GROUP BY segid ORDER BY count(*) DESC LIMIT 1"
-	seeded := count(t, d, biggest)
-	// Forty edits, a commit (and a new small segment) each.
+	for k, want := range map[string]string{"hashsize": "65536", "automerge": "0", "crisismerge": "16"} {
+		if got := strs(t, d, `SELECT v FROM listings_fts_config WHERE k = ?`, k); len(got) != 1 || got[0] != want {
+			t.Errorf("full-text setting %s after the seed: %v, want %s", k, got, want)
+		}
+	}
+	seg, level := seedSegment(t, d)
+	if want := seedSegmentLevel(seg.last - seg.first + 1); level != want || level < 3 {
+		t.Errorf("seed's segment (%d pages) on level %d, want %d (and above 2)", seg.last-seg.first+1, level, want)
+	}
+	// Forty edits, a commit (and a new small segment) each, on the
+	// connection that seeded: it must not write back the levels it read
+	// before the seed moved the segment.
 	for i := range 40 {
 		err := d.Tx(context.Background(), func(tx *sql.Tx) error {
 			_, err := tx.Exec(`UPDATE listings SET tagline = ? WHERE id = 1`, fmt.Sprintf("edited tagline %d", i))
@@ -525,11 +539,63 @@ func TestSeedMergesTheFullTextIndex(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if now := count(t, d, biggest); now != seeded {
-		t.Errorf("the seeded segment %d was merged again by 40 edits (biggest now %d)", seeded, now)
+	if now, nowLevel := seedSegment(t, d); now != seg || nowLevel != level {
+		t.Errorf("after 40 edits the seed's segment is %+v on level %d, was %+v on level %d", now, nowLevel, seg, level)
 	}
 	if n, err := d.SearchIndexDiff(context.Background()); err != nil || n != 0 {
 		t.Errorf("full-text index after the edits: %d entries differ (%v)", n, err)
+	}
+}
+
+// seedSegment is the biggest segment of the full-text structure record
+// and its level.
+func seedSegment(t *testing.T, d *db.DB) (ftsSegment, int) {
+	t.Helper()
+	var block []byte
+	if err := d.W.QueryRow(`SELECT block FROM listings_fts_data WHERE id = 10`).Scan(&block); err != nil {
+		t.Fatal(err)
+	}
+	s, err := decodeFTSStructure(block)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var best ftsSegment
+	level := -1
+	for i, l := range s.levels {
+		for _, g := range l.segments {
+			if g.last-g.first > best.last-best.first || level < 0 {
+				best, level = g, i
+			}
+		}
+	}
+	return best, level
+}
+
+func TestSeedSegmentLevel(t *testing.T) {
+	// The levels FTS5's own merges gave the seeds of 100k and 1M listings
+	// (9,449 and 94,036 pages), and the edges of the rule.
+	for _, c := range []struct {
+		pages uint64
+		want  int
+	}{{0, 0}, {220, 0}, {221, 2}, {440, 2}, {880, 2}, {881, 3}, {3520, 3}, {3521, 4}, {9449, 4}, {14080, 4}, {14081, 5}, {94036, 6}} {
+		if got := seedSegmentLevel(c.pages); got != c.want {
+			t.Errorf("seedSegmentLevel(%d) = %d, want %d", c.pages, got, c.want)
+		}
+	}
+}
+
+func TestFTSStructureRoundTrip(t *testing.T) {
+	s := ftsStructure{cookie: [4]byte{0, 0, 0, 7}, writes: 1 << 60, levels: []ftsLevel{
+		{}, {merging: 2, segments: []ftsSegment{{1, 137438953473, 137438953600}, {2, 5, 5}}}, {segments: []ftsSegment{{3, 127, 128}}},
+	}}
+	got, err := decodeFTSStructure(s.encode())
+	if err != nil || fmt.Sprint(got) != fmt.Sprint(s) {
+		t.Fatalf("round trip: %+v (%v), want %+v", got, err, s)
+	}
+	for _, b := range [][]byte{nil, {0, 0, 0}, {0, 0, 0, 0, 1}, {0, 0, 0, 0, 0xff, 0, 0, 1, 0}, {0, 0, 0, 0, 1, 2, 0, 0, 1, 1, 1, 1}} {
+		if _, err := decodeFTSStructure(b); err == nil {
+			t.Errorf("decode(%x): no error", b)
+		}
 	}
 }
 

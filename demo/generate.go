@@ -60,9 +60,9 @@ func Generate(ctx context.Context, d *db.DB, o Options) error {
 		g.writeBase(w)
 		g.writePendingFounders(w)
 		for _, l := range ls {
-			writeListing(w, l)
+			writeListing(&w.rowSet, l)
 		}
-		writeAlternatives(w, alts)
+		writeAlternatives(&w.rowSet, alts)
 		if err := g.finish(w); err != nil {
 			return err
 		}

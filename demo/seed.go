@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -72,7 +73,9 @@ func seedAlone(ctx context.Context, d *db.DB, n int, seed int64, now time.Time) 
 		}
 		return err
 	}
-	return tx.Commit()
+	err = tx.Commit()
+	PhasesOf(ctx).Done("commit")
+	return err
 }
 
 // Connection settings of the writer during a seed: no fsync (a killed
@@ -147,6 +150,7 @@ func seedTx(ctx context.Context, tx *sql.Tx, n int, seed int64, now time.Time) e
 	if err := g.writeCategoryCounts(ctx, tx); err != nil {
 		return err
 	}
+	PhasesOf(ctx).Done("rows")
 	// The full-text index in one pass over the listings, then the indexes,
 	// with a small page cache: these read tables sequentially and sort,
 	// and the cache size is also each sort's in-memory run. Measured on a
@@ -162,11 +166,13 @@ func seedTx(ctx context.Context, tx *sql.Tx, n int, seed int64, now time.Time) e
 	if err := buildFTS(ctx, tx); err != nil {
 		return err
 	}
+	PhasesOf(ctx).Done("search index")
 	for _, q := range rebuild {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("demo: re-creating %q: %w", q, err)
 		}
 	}
+	PhasesOf(ctx).Done("indexes")
 	return nil
 }
 
@@ -174,24 +180,18 @@ func seedTx(ctx context.Context, tx *sql.Tx, n int, seed int64, now time.Time) e
 // segment (buildFTS). A plain 'rebuild' stops with merges half done, and
 // FTS5 finishes them a few pages at a time in each later write: the first
 // 40,000 owner PATCHes after a seed ran at 3,800–5,000 req/s (p99 13–14
-// ms) against 5,600–6,000 (p99 5 ms) after. 'optimize' merges everything
-// at once (0.26 s after a 1.07 s rebuild at 100k, sqlite3) and puts the
-// segment one level above the rebuild's highest, where the directory's own
-// small segments take thousands of merges to reach it. (Rebuilding with
-// automerge off is faster, but leaves one level: the merged segment then
-// sits at level 1 and the first few dozen edits merged all 38 MB of it
-// again, a few pages per commit, for the first 60,000 PATCHes.) Since
-// migration 0029 automerge is off outside the seed (db/ftsmerge.go merges
-// between commits), so the rebuild turns it on for itself and off again.
-//
-// FTS5's pending-data hash stays at its default (1 MB) while it builds. A
-// 32 MB one built 25% faster (fewer, larger segments), but then the build
-// reached only level 0 and 'optimize' put the index at level 1 at 100k
-// (level 4 with the default): the directory's first edits merged it again,
-// and the first 20,000 owner PATCHes after a seed ran 15% slower (the
-// forced merge steps 12% of their CPU, against 2% after).
+// ms) against 5,600–6,000 (p99 5 ms) after. So the text goes in with
+// merges off (automerge 0 since migration 0029; crisis merges only past
+// 64 segments, where FTS5's limit is 2,000) and a 32 MB pending-data hash
+// (ftsBuildHash: 13 segments at 1M listings instead of about 430 of 1 MB),
+// and 'optimize' merges them all at once: 18 s at 1M where merging level
+// by level as they came took 30 s. raiseSeedSegment then gives the segment
+// the level such a build would have reached (ftslevel.go). The settings
+// changed come back afterwards.
 var ftsBuild = []string{
-	`INSERT INTO listings_fts(listings_fts, rank) VALUES('automerge', 4)`,
+	`INSERT INTO listings_fts(listings_fts, rank) VALUES('automerge', 0)`,
+	`INSERT INTO listings_fts(listings_fts, rank) VALUES('crisismerge', 64)`,
+	`INSERT INTO listings_fts(listings_fts, rank) VALUES('hashsize', ?)`,
 	// 'rebuild' would index each listing at its id; one not live belongs at
 	// its id + 2^40 (migration 0031, db.hiddenRowid). Live listings first,
 	// then the others: FTS5 writes its pending rows out as a segment
@@ -204,16 +204,55 @@ var ftsBuild = []string{
 	`INSERT INTO listings_fts(rowid, name, tagline, description, features, keywords)
 	  SELECT id + 1099511627776, name, tagline, description, features, keywords FROM listings WHERE status != 'live' ORDER BY id`,
 	`INSERT INTO listings_fts(listings_fts) VALUES('optimize')`,
-	`INSERT INTO listings_fts(listings_fts, rank) VALUES('automerge', 0)`,
 }
 
+// ftsBuildHash is FTS5's pending-data hash while the seed builds the
+// index (bytes); a test lowers it to make the build flush many segments.
+var ftsBuildHash = 32 << 20
+
+// ftsDefaults are FTS5's own values of the settings the build changes, for
+// a table that had none stored.
+var ftsDefaults = map[string]string{"crisismerge": "16", "hashsize": "1048576", "automerge": "4"}
+
 func buildFTS(ctx context.Context, tx *sql.Tx) error {
+	restore, err := ftsSettings(ctx, tx)
+	if err != nil {
+		return err
+	}
 	for _, q := range ftsBuild {
+		var args []any
+		if strings.Contains(q, "?") {
+			args = append(args, ftsBuildHash)
+		}
+		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+			return fmt.Errorf("demo: full-text index (%s): %w", q, err)
+		}
+	}
+	for _, q := range restore {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("demo: full-text index (%s): %w", q, err)
 		}
 	}
-	return nil
+	return raiseSeedSegment(ctx, tx)
+}
+
+// ftsSettings returns the statements that put back the full-text settings
+// ftsBuild changes: the stored value, or FTS5's default.
+func ftsSettings(ctx context.Context, tx *sql.Tx) ([]string, error) {
+	var out []string
+	for _, k := range []string{"automerge", "crisismerge", "hashsize"} {
+		v := ftsDefaults[k]
+		err := tx.QueryRowContext(ctx, `SELECT v FROM listings_fts_config WHERE k = ?`, k).Scan(&v)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, err
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return nil, fmt.Errorf("demo: full-text setting %s=%q", k, v)
+		}
+		out = append(out, fmt.Sprintf(`INSERT INTO listings_fts(listings_fts, rank) VALUES('%s', %d)`, k, n))
+	}
+	return out, nil
 }
 
 // seedTables are the tables the seed fills in bulk (their secondary
@@ -273,51 +312,45 @@ func dropDerived(ctx context.Context, tx *sql.Tx) ([]string, error) {
 	return rebuild, nil
 }
 
-// chunk is what the generator hands the writer: founders first, since
-// listings link to them.
-type chunk struct {
-	founders []*founder
-	listings []*listing
-	alts     []alternative
-}
-
-// writeListings generates n listings in a goroutine, chunk by chunk, while
-// this one writes them. The generator alone touches g until it is done.
+// writeListings generates n listings in a goroutine, chunk by chunk, and
+// turns each chunk into rows (founders first, since listings link to
+// them), while this one writes them. The generator alone touches g until
+// it is done.
 func (g *gen) writeListings(ctx context.Context, w *writer, n int) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	chunks := make(chan chunk, 1)
+	chunks := make(chan *rowSet, 1)
 	go func() {
 		defer close(chunks)
 		for start := 0; start < n; start += seedChunk {
-			c := chunk{listings: make([]*listing, 0, seedChunk)}
+			listings := make([]*listing, 0, seedChunk)
 			for id := start + 1; id <= min(start+seedChunk, n); id++ {
 				l := g.seedListing(int64(id))
 				g.tallyLive(l)
-				c.listings = append(c.listings, l)
+				listings = append(listings, l)
 			}
-			c.alts = g.alternatives(c.listings, 5)
-			c.founders, g.pendingFounders = g.pendingFounders, nil
+			rs := &rowSet{}
+			for _, f := range g.pendingFounders {
+				writeFounder(rs, f)
+			}
+			g.pendingFounders = nil
+			for _, l := range listings {
+				writeListing(rs, l)
+			}
+			writeAlternatives(rs, g.alternatives(listings, 5))
 			select {
-			case chunks <- c:
+			case chunks <- rs:
 			case <-ctx.Done():
 				return
 			}
 		}
 	}()
 	var err error
-	for c := range chunks {
+	for rs := range chunks {
 		if err != nil {
 			continue // drain, so the generator can finish
 		}
-		for _, f := range c.founders {
-			writeFounder(w, f)
-		}
-		for _, l := range c.listings {
-			writeListing(w, l)
-		}
-		writeAlternatives(w, c.alts)
-		if err = w.flush(); err != nil {
+		if err = w.write(rs); err != nil {
 			cancel()
 		}
 	}
