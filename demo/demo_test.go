@@ -385,6 +385,10 @@ func checkCounters(t *testing.T, d *db.DB) {
 		"dr":           "SELECT count(*) FROM listings l WHERE domain_rating IS NOT (SELECT rating FROM domain_ratings r WHERE r.listing_id = l.id ORDER BY measured_on DESC LIMIT 1)",
 		"future votes": "SELECT count(*) FROM votes v JOIN listings l ON l.id = v.listing_id WHERE v.created_at < l.launched_at OR v.created_at > '" + stamp(testNow) + "'",
 		"unlive votes": "SELECT count(*) FROM votes v JOIN listings l ON l.id = v.listing_id WHERE l.status != 'live'",
+		// The kept week counts (migration 0033), both ways.
+		"week counts": `SELECT count(*) FROM (SELECT n.week, count(*) AS c FROM launches n JOIN listings l ON l.id = n.listing_id
+			WHERE l.status IN ('live','scheduled') GROUP BY n.week) f FULL JOIN (SELECT week, n AS c FROM week_launch_counts WHERE n != 0) k
+			ON k.week = f.week WHERE f.c IS NOT k.c`,
 	} {
 		if n := count(t, d, q); n > 0 {
 			t.Errorf("%s: %d rows disagree", name, n)

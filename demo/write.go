@@ -53,9 +53,15 @@ var columns = map[string]string{
 var verbs = map[string]string{
 	"products": "INSERT OR IGNORE",
 	"settings": "INSERT OR REPLACE",
-	// The listings insert trigger adds the first launch (without its
-	// votes, written later) unless the seed dropped it.
-	"launches": "INSERT OR REPLACE",
+}
+
+// conflicts are the ON CONFLICT clauses of tables a trigger may already
+// have written: the listings insert trigger adds the first launch
+// (without its votes, written later) unless the seed dropped it. An
+// upsert, not a REPLACE: a REPLACE deletes without firing delete triggers,
+// and the week's launch count (migration 0033) would count the launch twice.
+var conflicts = map[string]string{
+	"launches": " ON CONFLICT(week, listing_id) DO UPDATE SET votes = excluded.votes",
 }
 
 // rowSet buffers rows by table for a writer: one slice of arguments per
@@ -154,7 +160,7 @@ func (w *writer) stmt(table string, rows int) *sql.Stmt {
 	if verb == "" {
 		verb = "INSERT"
 	}
-	q := verb + " INTO " + table + "(" + cols + ") VALUES" + strings.TrimSuffix(strings.Repeat(row+",", rows), ",")
+	q := verb + " INTO " + table + "(" + cols + ") VALUES" + strings.TrimSuffix(strings.Repeat(row+",", rows), ",") + conflicts[table]
 	st, err := w.tx.PrepareContext(w.ctx, q)
 	if err != nil {
 		w.err = fmt.Errorf("prepare %s: %w", table, err)
