@@ -74,18 +74,6 @@ type versionCounts struct {
 	m  map[string]versioned
 }
 
-// CountAtVersion is the count query (one integer) for key, recounted only
-// when change counter `counter` (migration 0026) has moved since it was
-// counted (see atVersion).
-func (d *DB) CountAtVersion(ctx context.Context, counter, key, query string, args ...any) (int, error) {
-	n, err := atVersion(ctx, d, counter, key, func(q Queries) (int64, error) {
-		var n int64
-		err := q.QueryRowContext(ctx, query, args...).Scan(&n)
-		return n, err
-	})
-	return int(n), err
-}
-
 // atVersion is read(q) for key, read again only when change counter
 // `counter` (migrations 0026, 0030) has moved since, exact either way: the
 // counter is read first, so a value stored under a version is never older

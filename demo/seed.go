@@ -284,7 +284,7 @@ func dropDerived(ctx context.Context, tx *sql.Tx) ([]string, error) {
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT type, name, sql FROM sqlite_master
 		WHERE (type = 'index' AND sql IS NOT NULL AND tbl_name IN (`+marks+`))
-		   OR (type = 'trigger' AND name IN ('listings_fts_ai', 'listings_launch_ai', 'listing_categories_rank_ai', 'launches_counter_ai', 'listings_days_ai'))
+		   OR (type = 'trigger' AND name IN ('listings_fts_ai', 'listings_launch_ai', 'listing_categories_rank_ai', 'listings_days_ai'))
 		   OR (type = 'trigger' AND tbl_name = 'weekly_votes')
 		   OR (type = 'trigger' AND name LIKE '%\_profile\_a_' ESCAPE '\')
 		ORDER BY type, name`, args...)

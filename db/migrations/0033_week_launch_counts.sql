@@ -49,3 +49,13 @@ WHEN old.status IN ('live','scheduled') BEGIN
   UPDATE week_launch_counts SET n = n - (SELECT count(*) FROM launches WHERE listing_id = old.id AND week = week_launch_counts.week)
     WHERE week IN (SELECT week FROM launches WHERE listing_id = old.id);
 END;
+
+-- The change counter week_launches (0026) kept a counted total; with the
+-- total kept here nothing reads it, so its triggers go (they were a write
+-- on every launch and status change).
+DROP TRIGGER launches_counter_ai;
+DROP TRIGGER launches_counter_ad;
+DROP TRIGGER launches_counter_au;
+DROP TRIGGER listings_counter_status;
+DROP TRIGGER listings_counter_ad;
+DELETE FROM change_counters WHERE name = 'week_launches';
