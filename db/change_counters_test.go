@@ -40,6 +40,19 @@ func TestWeekCountFollowsWrites(t *testing.T) {
 	exec(`UPDATE listings SET tagline = 'new words', votes = votes + 3 WHERE id = 1`)
 	exec(`UPDATE launches SET votes = votes + 3 WHERE listing_id = 1`)
 	check("tagline and vote")
+	// What the counter's test asserted before 0033 (a tagline or a vote
+	// leaves the week's count alone), now of the triggers: none that keeps
+	// the count fires on an update of anything but a launch's week or
+	// listing and a listing's status.
+	var wide int
+	if err := d.R.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'trigger'
+		AND sql LIKE '%week_launch_counts%' AND sql LIKE '% UPDATE %ON %'
+		AND sql NOT LIKE '%AFTER UPDATE OF week, listing_id ON launches%' AND sql NOT LIKE '%AFTER UPDATE OF status ON listings%'`).Scan(&wide); err != nil {
+		t.Fatal(err)
+	}
+	if wide != 0 {
+		t.Fatalf("%d week-count triggers fire on other updates (a tagline, a vote)", wide)
+	}
 	exec(`INSERT INTO launches(week, listing_id) VALUES (?, 5)`, week)
 	check("a launch added")
 	exec(`UPDATE listings SET status = 'archived' WHERE id = 2`)
