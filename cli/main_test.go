@@ -69,7 +69,7 @@ func TestCLIBadInput(t *testing.T) {
 		{"-db", "/nonexistent-dir/x.db", "-addr", "127.0.0.1:0"},
 		{"-payments", "cash"},
 		{"-read-conns", "0"}, {"-read-page-cache", "0"}, {"-write-page-cache", "0"},
-		{"-max-inflight", "-1"}, {"-max-inflight-writes", "0"}, {"-queue-timeout", "0s"},
+		{"-max-inflight", "-1"}, {"-max-inflight-writes", "0"}, {"-max-inflight-pages", "-1"}, {"-queue-timeout", "0s"},
 		{"seed", "-listings", "0", "-db", filepath.Join(t.TempDir(), "s.DB")},
 		{"order", "refund", "-number", "LD-2026-000001", "-db", filepath.Join(t.TempDir(), "o.db")},
 	} {

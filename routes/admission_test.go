@@ -165,3 +165,41 @@ func TestAdmissionOff(t *testing.T) {
 		t.Errorf("healthz without admission control: %d %s", r.Status, r.Body)
 	}
 }
+
+// Site pages have a narrow lane of their own: one page holding it makes the
+// next page wait (and be refused at its timeout) while API reads go on; a
+// freed slot lets the next page in.
+func TestAdmissionPageLane(t *testing.T) {
+	e := apitest.New(t, apitest.Options{Fixture: true,
+		Routes: routes.Options{MaxInFlight: 4, MaxInFlightWrites: 4, MaxInFlightPages: 1, QueueTimeout: 100 * time.Millisecond}})
+	h := mountHolder(e, "GET", "/test/page")
+	done := h.hold(t, e, "GET", "/test/page", 1)
+	if r := e.Do("GET", "/launches/last", nil); r.Status != http.StatusServiceUnavailable || r.Header.Get("Retry-After") == "" {
+		t.Errorf("second page while the page lane is full: %d %s", r.Status, r.Body)
+	}
+	if r := e.Do("GET", "/api/v1/site", nil); r.Status != 200 {
+		t.Errorf("API read while the page lane is full: %d", r.Status)
+	}
+	close(h.release)
+	if r := <-done; r.Status != http.StatusNoContent {
+		t.Errorf("held page: %d", r.Status)
+	}
+	waitFor(t, e, 0, 0)
+	if r := e.Do("GET", "/launches/last", nil); r.Status == http.StatusServiceUnavailable {
+		t.Errorf("page after the lane emptied: %d", r.Status)
+	}
+}
+
+// Pages share the read lane when they have none (MaxInFlightPages 0): a
+// full read lane holds pages back too.
+func TestAdmissionPagesShareReadLaneWhenOff(t *testing.T) {
+	e := apitest.New(t, apitest.Options{Fixture: true,
+		Routes: routes.Options{MaxInFlight: 1, MaxInFlightWrites: 4, QueueTimeout: 100 * time.Millisecond}})
+	h := mountHolder(e, "GET", "/test/hold")
+	done := h.hold(t, e, "GET", "/test/hold", 1)
+	if r := e.Do("GET", "/launches/last", nil); r.Status != http.StatusServiceUnavailable {
+		t.Errorf("page while the shared read lane is full: %d", r.Status)
+	}
+	close(h.release)
+	<-done
+}

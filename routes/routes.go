@@ -30,7 +30,10 @@ type Options struct {
 	// wait in line up to QueueTimeout, then get 503 (see admission.go).
 	// MaxInFlight 0 turns admission control off.
 	MaxInFlight, MaxInFlightWrites int
-	QueueTimeout                   time.Duration
+	// MaxInFlightPages bounds the site's pages (reads outside the API, MCP
+	// and OAuth) in a lane of their own; 0 leaves them in the read lane.
+	MaxInFlightPages int
+	QueueTimeout     time.Duration
 	// BodyGrace is the fixed part of the time a request body may take to
 	// arrive before admission (see bodies.go); 0 means 10 s.
 	BodyGrace time.Duration
@@ -57,7 +60,7 @@ func New(a *app.App, o Options) (*Server, error) {
 	if o.RatePerSecond > 0 {
 		s.limiter = newLimiter(o.RatePerSecond, o.RateBurst)
 	}
-	s.admit = newAdmission(o.MaxInFlight, o.MaxInFlightWrites, o.QueueTimeout)
+	s.admit = newAdmission(o.MaxInFlight, o.MaxInFlightWrites, o.MaxInFlightPages, o.QueueTimeout)
 	s.bodies = newBodyBuffer(o.BodyGrace)
 	if _, err := OpenAPI(context.Background(), a); err != nil {
 		return nil, err

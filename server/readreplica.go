@@ -104,7 +104,7 @@ func startReadReplica(ctx context.Context, c *Config, log *slog.Logger) (*Servic
 		return fail(err)
 	}
 	srv, err := routes.New(a, routes.Options{RatePerSecond: c.RatePerSecond, RateBurst: c.RateBurst, TrustProxy: c.TrustProxy,
-		MaxInFlight: c.MaxInFlight, MaxInFlightWrites: c.MaxWrites, QueueTimeout: c.QueueTimeout,
+		MaxInFlight: c.MaxInFlight, MaxInFlightWrites: c.MaxWrites, MaxInFlightPages: c.MaxPages, QueueTimeout: c.QueueTimeout,
 		Replication: func() any {
 			st := fol.Status()
 			st.Primary = c.PrimaryURL

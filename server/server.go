@@ -75,6 +75,7 @@ type Config struct {
 	WriteCacheMB                                       int
 	MaxInFlight                                        int
 	MaxWrites                                          int
+	MaxPages                                           int
 	QueueTimeout                                       time.Duration
 	OpsConfig                                          // logs, metrics, readiness, pprof, CORS, compression (observe.go)
 }
@@ -85,7 +86,7 @@ func DefaultConfig() *Config {
 		CrawlWorkers: 2, CrawlMaxPages: 12, CrawlMaxBytes: 2 << 20, CrawlTimeout: 15 * time.Second,
 		Payments: "test", VATCheck: "offline", VoteMinAge: 24 * time.Hour,
 		SignupsPerAddress: 5, SignupsPerNetwork: 20, VoteRingSize: 3,
-		ReadConns: db.DefaultReadConns(), ReadCacheMB: db.DefaultReadCacheKB / 1000, WriteCacheMB: db.DefaultWriteCacheKB / 1000, MaxInFlight: defaultMaxInFlight(), MaxWrites: defaultMaxWrites, QueueTimeout: routes.DefaultQueueTimeout,
+		ReadConns: db.DefaultReadConns(), ReadCacheMB: db.DefaultReadCacheKB / 1000, WriteCacheMB: db.DefaultWriteCacheKB / 1000, MaxInFlight: defaultMaxInFlight(), MaxWrites: defaultMaxWrites, MaxPages: defaultMaxPages(), QueueTimeout: routes.DefaultQueueTimeout,
 		OpsConfig: defaultOps()}
 }
 
@@ -108,6 +109,7 @@ func (c *Config) flags() *flag.FlagSet {
 	fs.IntVar(&c.ReadCacheMB, "read-page-cache", c.ReadCacheMB, "SQLite page cache per read connection, MB")
 	fs.IntVar(&c.WriteCacheMB, "write-page-cache", c.WriteCacheMB, "SQLite page cache of the writer connection, MB")
 	fs.IntVar(&c.MaxInFlight, "max-inflight", c.MaxInFlight, "GET/HEAD requests running handlers at once; more wait in line (0 = no admission control)")
+	fs.IntVar(&c.MaxPages, "max-inflight-pages", c.MaxPages, "site pages (GET/HEAD outside /api/, /mcp, /oauth/) running handlers at once, a lane of their own; more wait in line (0 = they share the -max-inflight lane)")
 	fs.IntVar(&c.MaxWrites, "max-inflight-writes", c.MaxWrites, "other requests (POST, PATCH, DELETE…) running handlers at once; more wait in line")
 	fs.DurationVar(&c.QueueTimeout, "queue-timeout", c.QueueTimeout, "how long a request waits in line before a 503 with Retry-After")
 	readReplicaFlags(fs, c)
@@ -168,8 +170,8 @@ func (c *Config) Check() error {
 	if c.ReadCacheMB < 1 || c.WriteCacheMB < 1 {
 		return errors.New("bad -read-page-cache/-write-page-cache: at least 1 (MB)")
 	}
-	if c.ReadConns < 1 || c.MaxInFlight < 0 || c.MaxWrites < 1 || c.QueueTimeout <= 0 {
-		return errors.New("bad -read-conns/-max-inflight/-max-inflight-writes/-queue-timeout: read conns and writes >= 1, max-inflight >= 0, queue timeout > 0")
+	if c.ReadConns < 1 || c.MaxInFlight < 0 || c.MaxWrites < 1 || c.MaxPages < 0 || c.QueueTimeout <= 0 {
+		return errors.New("bad -read-conns/-max-inflight/-max-inflight-writes/-max-inflight-pages/-queue-timeout: read conns and writes >= 1, max-inflight and pages >= 0, queue timeout > 0")
 	}
 	if err := c.checkOps(); err != nil {
 		return err
@@ -253,7 +255,7 @@ func Start(ctx context.Context, c *Config, log *slog.Logger) (*Service, error) {
 	}
 	var rep *replica.Replicator // started last, once nothing else can fail
 	srv, err := routes.New(a, routes.Options{RatePerSecond: c.RatePerSecond, RateBurst: c.RateBurst, TrustProxy: c.TrustProxy,
-		MaxInFlight: c.MaxInFlight, MaxInFlightWrites: c.MaxWrites, QueueTimeout: c.QueueTimeout,
+		MaxInFlight: c.MaxInFlight, MaxInFlightWrites: c.MaxWrites, MaxInFlightPages: c.MaxPages, QueueTimeout: c.QueueTimeout,
 		Replication: func() any { return replicationStatus(rep) }})
 	if err != nil {
 		d.Close()
@@ -401,6 +403,10 @@ func gcSettings() {
 const defaultMaxWrites = 16
 
 func defaultMaxInFlight() int { return max(8, 4*runtime.GOMAXPROCS(0)) }
+
+// defaultMaxPages: a site page is about 1 ms of CPU, so one per core plus
+// one to cover a page's reads from the OS (routes/admission.go).
+func defaultMaxPages() int { return runtime.GOMAXPROCS(0) + 1 }
 
 // demoSite creates the -demo-site directory when missing: a developer-tools
 // directory over the same listings at http://<key>.localhost:<port>
