@@ -28,6 +28,14 @@ func mountHolder(e *apitest.Env, method, path string) *holder {
 	return h
 }
 
+// holding starts a server with admission options o and one request held
+// on a route mounted at method and path.
+func holding(t *testing.T, o routes.Options, method, path string) (*apitest.Env, *holder, chan *apitest.Response) {
+	e := apitest.New(t, apitest.Options{Fixture: true, Routes: o})
+	h := mountHolder(e, method, path)
+	return e, h, h.hold(t, e, method, path, 1)
+}
+
 // hold sends n requests that each take a slot and waits until all run.
 func (h *holder) hold(t *testing.T, e *apitest.Env, method, path string, n int) chan *apitest.Response {
 	done := make(chan *apitest.Response, n)
@@ -42,6 +50,19 @@ func (h *holder) hold(t *testing.T, e *apitest.Env, method, path string, n int) 
 		}
 	}
 	return done
+}
+
+// finish lets the n held requests go, checks they completed and waits
+// until no slot is taken.
+func (h *holder) finish(t *testing.T, e *apitest.Env, done chan *apitest.Response, n int) {
+	t.Helper()
+	close(h.release)
+	for range n {
+		if r := <-done; r.Status != http.StatusNoContent {
+			t.Errorf("holding request: %d", r.Status)
+		}
+	}
+	waitFor(t, e, 0, 0)
 }
 
 // requests reads the admission counters /healthz reports.
@@ -103,13 +124,7 @@ func TestAdmissionSaturatedAnswers503(t *testing.T) {
 	if r := e.Do("POST", "/api/v1/drafts", map[string]any{}); r.Status != http.StatusUnauthorized {
 		t.Errorf("write while reads are saturated: %d %s", r.Status, r.Body)
 	}
-	close(h.release)
-	for range 2 {
-		if r := <-done; r.Status != http.StatusNoContent {
-			t.Errorf("holding request: %d", r.Status)
-		}
-	}
-	waitFor(t, e, 0, 0)
+	h.finish(t, e, done, 2)
 	if r := e.Do("GET", "/api/v1/site", nil); r.Status != 200 {
 		t.Errorf("after the slots freed: %d", r.Status)
 	}
@@ -118,10 +133,7 @@ func TestAdmissionSaturatedAnswers503(t *testing.T) {
 // A request that finds every slot taken waits in line and completes when
 // one frees, well within its queue timeout.
 func TestAdmissionQueuedRequestCompletes(t *testing.T) {
-	e := apitest.New(t, apitest.Options{Fixture: true,
-		Routes: routes.Options{MaxInFlight: 1, MaxInFlightWrites: 1, QueueTimeout: 30 * time.Second}})
-	h := mountHolder(e, "GET", "/test/hold")
-	done := h.hold(t, e, "GET", "/test/hold", 1)
+	e, h, done := holding(t, routes.Options{MaxInFlight: 1, MaxInFlightWrites: 1, QueueTimeout: 30 * time.Second}, "GET", "/test/hold")
 	queued := make(chan *apitest.Response, 1)
 	go func() { queued <- e.Do("GET", "/api/v1/listings/quickbase", nil) }()
 	waitFor(t, e, 1, 1) // it is in line, not running
@@ -143,10 +155,7 @@ func TestAdmissionQueuedRequestCompletes(t *testing.T) {
 // The write lane has its own limit: one write holding it makes the next
 // write wait (and be refused at its timeout) while reads go on.
 func TestAdmissionWriteLane(t *testing.T) {
-	e := apitest.New(t, apitest.Options{Fixture: true,
-		Routes: routes.Options{MaxInFlight: 4, MaxInFlightWrites: 1, QueueTimeout: 100 * time.Millisecond}})
-	h := mountHolder(e, "POST", "/test/hold")
-	done := h.hold(t, e, "POST", "/test/hold", 1)
+	e, h, done := holding(t, routes.Options{MaxInFlight: 4, MaxInFlightWrites: 1, QueueTimeout: 100 * time.Millisecond}, "POST", "/test/hold")
 	if r := e.Do("PATCH", "/api/v1/me/listings/1", map[string]any{}); r.Status != http.StatusServiceUnavailable || r.Header.Get("Retry-After") == "" {
 		t.Errorf("second write: %d %s", r.Status, r.Body)
 	}
@@ -170,21 +179,14 @@ func TestAdmissionOff(t *testing.T) {
 // next page wait (and be refused at its timeout) while API reads go on; a
 // freed slot lets the next page in.
 func TestAdmissionPageLane(t *testing.T) {
-	e := apitest.New(t, apitest.Options{Fixture: true,
-		Routes: routes.Options{MaxInFlight: 4, MaxInFlightWrites: 4, MaxInFlightPages: 1, QueueTimeout: 100 * time.Millisecond}})
-	h := mountHolder(e, "GET", "/test/page")
-	done := h.hold(t, e, "GET", "/test/page", 1)
+	e, h, done := holding(t, routes.Options{MaxInFlight: 4, MaxInFlightWrites: 4, MaxInFlightPages: 1, QueueTimeout: 100 * time.Millisecond}, "GET", "/test/page")
 	if r := e.Do("GET", "/launches/last", nil); r.Status != http.StatusServiceUnavailable || r.Header.Get("Retry-After") == "" {
 		t.Errorf("second page while the page lane is full: %d %s", r.Status, r.Body)
 	}
 	if r := e.Do("GET", "/api/v1/site", nil); r.Status != 200 {
 		t.Errorf("API read while the page lane is full: %d", r.Status)
 	}
-	close(h.release)
-	if r := <-done; r.Status != http.StatusNoContent {
-		t.Errorf("held page: %d", r.Status)
-	}
-	waitFor(t, e, 0, 0)
+	h.finish(t, e, done, 1)
 	if r := e.Do("GET", "/launches/last", nil); r.Status == http.StatusServiceUnavailable {
 		t.Errorf("page after the lane emptied: %d", r.Status)
 	}
@@ -193,10 +195,7 @@ func TestAdmissionPageLane(t *testing.T) {
 // Pages share the read lane when they have none (MaxInFlightPages 0): a
 // full read lane holds pages back too.
 func TestAdmissionPagesShareReadLaneWhenOff(t *testing.T) {
-	e := apitest.New(t, apitest.Options{Fixture: true,
-		Routes: routes.Options{MaxInFlight: 1, MaxInFlightWrites: 4, QueueTimeout: 100 * time.Millisecond}})
-	h := mountHolder(e, "GET", "/test/hold")
-	done := h.hold(t, e, "GET", "/test/hold", 1)
+	e, h, done := holding(t, routes.Options{MaxInFlight: 1, MaxInFlightWrites: 4, QueueTimeout: 100 * time.Millisecond}, "GET", "/test/hold")
 	if r := e.Do("GET", "/launches/last", nil); r.Status != http.StatusServiceUnavailable {
 		t.Errorf("page while the shared read lane is full: %d", r.Status)
 	}
