@@ -24,13 +24,14 @@ import (
 // write mostly waits for the one writer connection, and a burst of writes
 // holding every slot would otherwise stall reads behind them.
 //
-// The site's pages (every read outside the API, MCP, OAuth and the
-// operator's endpoints) have a third, narrow lane: a page is a dozen reads
-// and a template, about 1 ms of CPU against 50 µs for an API read, so eight
-// pages at once on two cores take turns at random, and the unlucky one
-// waits behind all the others (issue 26: the listing page beside a writer,
-// p99 22.4-25.4 ms with 8 in flight, 14.5-17.5 ms with 3, same throughput).
-// With one slot per core plus one, pages queue in order instead.
+// The site's pages (every read outside IsMachinePath) have a third,
+// narrow lane: a page is a dozen reads and a template, about 1 ms of CPU
+// against 50 µs for an API read, so eight pages at once on two cores take
+// turns at random, and the unlucky one waits behind all the others (issue
+// 26: the listing page beside a writer, p99 22.4-25.4 ms with 8 in flight,
+// 14.5-17.5 ms with 3, same throughput). With one slot per core plus one,
+// pages queue in order instead. The files pages embed (media, badges) are
+// single reads and stay in the read lane, so they never wait behind pages.
 //
 // Not covered, so they are never starved by a busy server: /healthz (a
 // load balancer must see a saturated server as alive) and the site's static
@@ -62,22 +63,30 @@ func newAdmission(limit, writeLimit, pageLimit int, wait time.Duration) *admissi
 	return a
 }
 
-// machinePrefixes are the reads that are not site pages: the doors for
-// programs and the operator's endpoints.
-var machinePrefixes = []string{"/api/", "/mcp", "/oauth/", "/.well-known/", "/metrics", "/readyz"}
+// machinePrefixes are the paths that are not the site's pages: the doors
+// for programs (API, MCP, OAuth), what pages embed or link to as files
+// (badges, media, problem types), webhooks and the operator's endpoints.
+var machinePrefixes = []string{"/api/", "/mcp", "/oauth", "/.well-known/", "/badges/", "/media/", "/problems/", "/webhooks/", "/metrics", "/readyz"}
+
+// IsMachinePath reports whether p is served to programs rather than as a
+// site page: such reads wait in the read lane, not the pages' lane, and
+// the site answers them with problem+json, not an HTML error page.
+func IsMachinePath(p string) bool {
+	for _, pre := range machinePrefixes {
+		if strings.HasPrefix(p, pre) {
+			return true
+		}
+	}
+	return false
+}
 
 // lane is the semaphore r waits on.
 func (a *admission) lane(r *http.Request) *semaphore.Weighted {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		return a.writes
 	}
-	if a.pages == nil {
+	if a.pages == nil || IsMachinePath(r.URL.Path) {
 		return a.reads
-	}
-	for _, p := range machinePrefixes {
-		if strings.HasPrefix(r.URL.Path, p) {
-			return a.reads
-		}
 	}
 	return a.pages
 }

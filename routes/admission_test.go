@@ -202,3 +202,20 @@ func TestAdmissionPagesShareReadLaneWhenOff(t *testing.T) {
 	close(h.release)
 	<-done
 }
+
+// Files pages embed (media, badges) and the machine doors wait in the read
+// lane, not behind pages.
+func TestAdmissionMachinePathsSkipThePageLane(t *testing.T) {
+	for _, c := range []struct {
+		path string
+		want bool
+	}{
+		{"/api/v1/site", true}, {"/mcp", true}, {"/oauth/authorize", true}, {"/.well-known/oauth-authorization-server", true},
+		{"/media/abc.webp", true}, {"/badges/x.svg", true}, {"/problems/invalid", true}, {"/metrics", true}, {"/readyz", true},
+		{"/", false}, {"/listings/quickbase", false}, {"/search", false}, {"/feeds/launches.atom", false}, {"/sitemap.xml", false},
+	} {
+		if got := routes.IsMachinePath(c.path); got != c.want {
+			t.Errorf("IsMachinePath(%q) = %v, want %v", c.path, got, c.want)
+		}
+	}
+}

@@ -109,7 +109,7 @@ func (c *Config) flags() *flag.FlagSet {
 	fs.IntVar(&c.ReadCacheMB, "read-page-cache", c.ReadCacheMB, "SQLite page cache per read connection, MB")
 	fs.IntVar(&c.WriteCacheMB, "write-page-cache", c.WriteCacheMB, "SQLite page cache of the writer connection, MB")
 	fs.IntVar(&c.MaxInFlight, "max-inflight", c.MaxInFlight, "GET/HEAD requests running handlers at once; more wait in line (0 = no admission control)")
-	fs.IntVar(&c.MaxPages, "max-inflight-pages", c.MaxPages, "site pages (GET/HEAD outside /api/, /mcp, /oauth/) running handlers at once, a lane of their own; more wait in line (0 = they share the -max-inflight lane)")
+	fs.IntVar(&c.MaxPages, "max-inflight-pages", c.MaxPages, "site pages (GET/HEAD outside /api/, /mcp, /oauth, /media/, /badges/ and other machine paths) running handlers at once, a lane of their own; more wait in line (0 = they share the -max-inflight lane)")
 	fs.IntVar(&c.MaxWrites, "max-inflight-writes", c.MaxWrites, "other requests (POST, PATCH, DELETE…) running handlers at once; more wait in line")
 	fs.DurationVar(&c.QueueTimeout, "queue-timeout", c.QueueTimeout, "how long a request waits in line before a 503 with Retry-After")
 	readReplicaFlags(fs, c)

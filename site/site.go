@@ -114,7 +114,7 @@ func Mount(srv *routes.Server, a *app.App, people People) (*Site, error) {
 	router := srv.Router()
 	apiNotFound := router.NotFound
 	router.NotFound = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if isMachinePath(r.URL.Path) {
+		if routes.IsMachinePath(r.URL.Path) { // problem+json 404s for the machine doors
 			apiNotFound.ServeHTTP(w, r)
 			return
 		}
@@ -139,16 +139,6 @@ func (s *Site) pinned(h func(http.ResponseWriter, *http.Request, httprouter.Para
 		defer done()
 		h(w, r.WithContext(ctx), ps)
 	}
-}
-
-// isMachinePath keeps problem+json 404s for the API, MCP and OAuth doors.
-func isMachinePath(p string) bool {
-	for _, pre := range []string{"/api/", "/mcp", "/oauth", "/.well-known/", "/badges/", "/media/", "/problems/", "/webhooks/"} {
-		if strings.HasPrefix(p, pre) {
-			return true
-		}
-	}
-	return false
 }
 
 // call runs one operation of the table anonymously, exactly as the REST
