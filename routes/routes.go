@@ -30,8 +30,8 @@ type Options struct {
 	// wait in line up to QueueTimeout, then get 503 (see admission.go).
 	// MaxInFlight 0 turns admission control off.
 	MaxInFlight, MaxInFlightWrites int
-	// MaxInFlightPages bounds the site's pages (reads outside the API, MCP
-	// and OAuth) in a lane of their own; 0 leaves them in the read lane.
+	// MaxInFlightPages bounds the site's pages (reads outside
+	// IsMachinePath) in a lane of their own; 0 leaves them in the read lane.
 	MaxInFlightPages int
 	QueueTimeout     time.Duration
 	// BodyGrace is the fixed part of the time a request body may take to
