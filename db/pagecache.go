@@ -36,10 +36,6 @@ import (
 //go:linkname pcache1Global modernc.org/sqlite/lib._pcache1_g
 var pcache1Global sqlite3.TPCacheGlobal
 
-// separateCaches reports whether connections opened from now on get a page
-// cache of their own.
-var separateCaches bool
-
 func init() {
 	tls := libc.NewTLS()
 	defer tls.Close()
@@ -47,5 +43,4 @@ func init() {
 		return // SQLite's own default stays: shared, slower, correct
 	}
 	pcache1Global.FseparateCache = 1
-	separateCaches = true
 }

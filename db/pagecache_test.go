@@ -68,7 +68,7 @@ func rereadMisses(t *testing.T, path string) int {
 // shared pool back for one pool and must see the pages evicted, so the
 // test fails if the flag stops meaning what pagecache.go assumes.
 func TestPageCachesArePerConnection(t *testing.T) {
-	if !separateCaches {
+	if pcache1Global.FseparateCache != 1 {
 		t.Fatal("SQLite's page caches are still one shared pool (pagecache.go)")
 	}
 	path := filepath.Join(t.TempDir(), "pc.db")
