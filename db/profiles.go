@@ -102,8 +102,9 @@ func (d *DB) StoredProfile(ctx context.Context, slug string) (enc ops.Encoded, o
 		return ops.Encoded{}, false, nil
 	}
 	var built, votes, at int64
-	err = d.Prepared(d.R).QueryRowContext(ctx, storedProfileSQL, slug).Scan(&enc.JSON, &enc.ETag, &built, &at, &votes)
-	if IsNoRows(err) {
+	var rowSlug string
+	err = d.Prepared(d.R).QueryRowContext(ctx, storedProfileSQL, slugKey(slug)).Scan(&rowSlug, &enc.JSON, &enc.ETag, &built, &at, &votes)
+	if IsNoRows(err) || err == nil && rowSlug != slug { // another slug's row has this key: assemble fresh
 		return ops.Encoded{}, false, nil
 	}
 	if err != nil {
@@ -115,11 +116,10 @@ func (d *DB) StoredProfile(ctx context.Context, slug string) (enc ops.Encoded, o
 	return enc, true, nil
 }
 
-// storedProfileSQL reads a ready-made profile with its listing's current
-// vote count (from the index listings_status_by_id, which holds it).
-const storedProfileSQL = `SELECT p.json, p.etag, p.votes, p.votes_at, l.votes FROM listing_profiles p
-	JOIN listings l ON l.id = p.listing_id AND l.status = 'live' WHERE p.slug = ?
-	AND NOT EXISTS (SELECT 1 FROM listing_profiles_stale s WHERE s.listing_id = p.listing_id)`
+// storedProfileSQL reads the ready-made profile under a slug's key, with
+// its listing's current vote count (kept in the row: migration 0034).
+const storedProfileSQL = `SELECT p.slug, p.json, p.etag, p.votes, p.votes_at, p.live_votes FROM listing_profiles p
+	WHERE p.key = ` + IntArg + ` AND NOT EXISTS (SELECT 1 FROM listing_profiles_stale s WHERE s.listing_id = p.listing_id)`
 
 // spliceVotes is the profile json (built with the count built, whose
 // digits start at at) showing votes instead, with its ETag.
@@ -225,8 +225,15 @@ func (d *DB) rebuildProfile(ctx context.Context, tx *sql.Tx, id int64) error {
 	if !ok { // cannot happen with the Summary's field order; never store what a vote could not update
 		return fmt.Errorf("db: profile of listing %d: no vote count found in its JSON", id)
 	}
-	_, err = q.ExecContext(ctx, `INSERT OR REPLACE INTO listing_profiles(listing_id, slug, json, etag, votes, votes_at)
-		VALUES (`+IntArg+`, ?, ?, ?, `+IntArg+`, `+IntArg+`)`, id, l.Slug, enc.JSON, enc.ETag, l.Votes, at)
+	return storeProfile(ctx, q, id, l.Slug, enc, l.Votes, at)
+}
+
+// storeProfile writes a listing's profile under its slug's key, replacing
+// its old row (under its old slug's key, if renamed) and any other
+// listing's row with the same key (which then reads fresh: profilekey.go).
+func storeProfile(ctx context.Context, q Queries, id int64, slug string, enc ops.Encoded, votes, at int64) error {
+	_, err := q.ExecContext(ctx, `INSERT OR REPLACE INTO listing_profiles(key, listing_id, live_votes, slug, json, etag, votes, votes_at)
+		VALUES (`+IntArg+`, `+IntArg+`, `+IntArg+`, ?, ?, ?, `+IntArg+`, `+IntArg+`)`, slugKey(slug), id, votes, slug, enc.JSON, enc.ETag, votes, at)
 	return err
 }
 

@@ -62,22 +62,23 @@ func (d *DB) BuildProfilesOffline(ctx context.Context) error {
 		}
 	}()
 	go func() { wg.Wait(); close(built) }()
-	stored := 0
+	st, err := d.newStaging()
+	if err != nil {
+		return err
+	}
+	defer st.close()
 	for batch := range built {
-		if err := d.storeProfiles(ctx, batch); err != nil {
+		if err := st.add(ctx, batch); err != nil {
 			return err
 		}
-		// The assembling read transactions never all end at once, so the
-		// WAL is never empty for a new write to start it over: it grew to
-		// 2.5 GB at 1M listings. A RESTART checkpoint waits for the
-		// readers of the moment (one batch each) and lets the next write
-		// start the WAL from its beginning.
-		// (A busy checkpoint only leaves the WAL longer.)
-		if stored++; stored%offlineCheckpoint == 0 {
-			d.W.ExecContext(ctx, `PRAGMA wal_checkpoint(RESTART)`)
-		}
 	}
-	return ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return d.WithoutCheckpoints(func() error {
+		defer d.leaveWAL(ctx)()
+		return st.copyInKeyOrder(ctx, ids)
+	})
 }
 
 // offlineCheckpoint batches are stored between two RESTART checkpoints
@@ -140,23 +141,6 @@ func assembleBuilt(ctx context.Context, q querier, ids []int64) ([]builtProfile,
 	return out, nil
 }
 
-// storeProfiles writes assembled profiles and drops their notes.
-func (d *DB) storeProfiles(ctx context.Context, batch []builtProfile) error {
-	tx, err := d.W.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if err := storeBuilt(ctx, d.Prepared(tx), batch); err != nil {
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return err
-	}
-	d.wstmts.prepareWanted(ctx, d.W) // the two statements, for the next batches
-	return nil
-}
-
 // storeBuilt writes built profiles (or deletes those gone) and drops their
 // notes, in the caller's transaction.
 func storeBuilt(ctx context.Context, q Queries, batch []builtProfile) error {
@@ -168,8 +152,7 @@ func storeBuilt(ctx context.Context, q Queries, batch []builtProfile) error {
 		if p.gone {
 			_, err = q.ExecContext(ctx, `DELETE FROM listing_profiles WHERE listing_id = `+IntArg, p.id)
 		} else {
-			_, err = q.ExecContext(ctx, `INSERT OR REPLACE INTO listing_profiles(listing_id, slug, json, etag, votes, votes_at)
-				VALUES (`+IntArg+`, ?, ?, ?, `+IntArg+`, `+IntArg+`)`, p.id, p.slug, p.enc.JSON, p.enc.ETag, p.votes, p.at)
+			err = storeProfile(ctx, q, p.id, p.slug, p.enc, p.votes, p.at)
 		}
 		if err == nil {
 			_, err = q.ExecContext(ctx, `DELETE FROM listing_profiles_stale WHERE listing_id = `+IntArg, p.id)
