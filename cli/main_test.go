@@ -70,6 +70,7 @@ func TestCLIBadInput(t *testing.T) {
 		{"-payments", "cash"},
 		{"-read-conns", "0"}, {"-read-page-cache", "0"}, {"-write-page-cache", "0"},
 		{"-max-inflight", "-1"}, {"-max-inflight-writes", "0"}, {"-max-inflight-pages", "-1"}, {"-queue-timeout", "0s"},
+		{"-log-flush", "-1ms"}, {"-log-flush", "61s"},
 		{"seed", "-listings", "0", "-db", filepath.Join(t.TempDir(), "s.DB")},
 		{"order", "refund", "-number", "LD-2026-000001", "-db", filepath.Join(t.TempDir(), "o.db")},
 	} {

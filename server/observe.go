@@ -30,6 +30,7 @@ import (
 type OpsConfig struct {
 	LogFormat    string
 	LogLevel     string
+	LogFlush     time.Duration
 	Metrics      bool
 	MetricsToken string
 	MetricsAllow string
@@ -40,12 +41,13 @@ type OpsConfig struct {
 }
 
 func defaultOps() OpsConfig {
-	return OpsConfig{LogFormat: "text", LogLevel: "info", Metrics: true, ReadyMaxLag: 30 * time.Second, Compress: true}
+	return OpsConfig{LogFormat: "text", LogLevel: "info", LogFlush: 100 * time.Millisecond, Metrics: true, ReadyMaxLag: 30 * time.Second, Compress: true}
 }
 
 func opsFlags(fs *flag.FlagSet, c *Config) {
 	fs.StringVar(&c.LogFormat, "log-format", c.LogFormat, "log format: text or json (one object per line)")
 	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "least severe level logged: debug, info (includes one access log line per request), warn or error")
+	fs.DurationVar(&c.LogFlush, "log-flush", c.LogFlush, "write info log lines in batches at least this often (warnings and errors at once; 0: every line at once)")
 	fs.BoolVar(&c.Metrics, "metrics", c.Metrics, "serve Prometheus metrics at /metrics")
 	fs.StringVar(&c.MetricsToken, "metrics-token", "", "require Authorization: Bearer TOKEN on /metrics")
 	fs.StringVar(&c.MetricsAllow, "metrics-allow", "", "client addresses (CIDRs, comma separated) allowed to read /metrics (default: loopback only, or any address when -metrics-token is set)")
@@ -61,6 +63,9 @@ func (c *Config) checkOps() error {
 	}
 	if _, err := logLevel(c.LogLevel); err != nil {
 		return err
+	}
+	if c.LogFlush < 0 || c.LogFlush > time.Minute {
+		return fmt.Errorf("bad -log-flush %s: from 0 (every line at once) to 1m", c.LogFlush)
 	}
 	if _, err := c.metricsNets(); err != nil {
 		return err
@@ -89,10 +94,21 @@ func logLevel(s string) (slog.Level, error) {
 func (c *Config) NewLogger(w io.Writer) *slog.Logger {
 	l, _ := logLevel(c.LogLevel)
 	o := &slog.HandlerOptions{Level: l}
+	var h slog.Handler = slog.NewTextHandler(w, o)
 	if c.LogFormat == "json" {
-		return slog.New(slog.NewJSONHandler(w, o))
+		h = slog.NewJSONHandler(w, o)
 	}
-	return slog.New(slog.NewTextHandler(w, o))
+	if b, ok := w.(*logBuffer); ok {
+		h = flushingHandler{Handler: h, b: b, level: slog.LevelWarn}
+	}
+	return slog.New(h)
+}
+
+// NewBufferedLogger is NewLogger writing to w in batches (-log-flush);
+// flush writes what is held, and is due before the process exits.
+func (c *Config) NewBufferedLogger(w io.Writer) (log *slog.Logger, flush func()) {
+	bw, flush := newLogBuffer(w, c.LogFlush)
+	return c.NewLogger(bw), flush
 }
 
 // metricsNets is the /metrics allow-list; nil means any address.

@@ -25,7 +25,8 @@ func Serve(args []string, stderr io.Writer) error {
 	if err := cfg.Check(); err != nil {
 		return err
 	}
-	log := cfg.NewLogger(stderr)
+	log, flushLog := cfg.NewBufferedLogger(stderr)
+	defer flushLog()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	svc, err := Start(ctx, cfg, log)
