@@ -158,13 +158,17 @@ func (s *Server) Observe(next http.Handler, log *slog.Logger) http.Handler {
 		m.duration.WithLabelValues(d, route).Observe(took.Seconds())
 		m.bytes.WithLabelValues(d).Add(float64(sw.bytes))
 		if log != nil {
-			log.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("method", r.Method), slog.String("path", r.URL.Path),
+			log.LogAttrs(r.Context(), slog.LevelInfo, AccessLogMessage, slog.String("method", r.Method), slog.String("path", r.URL.Path),
 				slog.String("route", route), slog.Int("status", sw.status), slog.Int64("bytes", sw.bytes),
 				slog.Float64("duration_ms", float64(took.Microseconds())/1000), slog.String("request_id", ri.id),
 				slog.String("client", s.clientKey(r)))
 		}
 	})
 }
+
+// AccessLogMessage is the message of the access log's line per request
+// (the server writes those in batches: server/logbuffer.go).
+const AccessLogMessage = "request"
 
 // pattern is the registered route r matched, with its parameters' names
 // in place of their values ("unmatched" when none did), for routes whose

@@ -6,15 +6,18 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"launchdir/routes"
 )
 
-// The log is written in batches (-log-flush). One access-log line per
+// The access log is written in batches (-log-flush). Its line per
 // request was one write system call per request: under a concurrent
-// writer, 4% of the server's CPU on a get_listing load (issue 26). Lines
-// now wait in memory for at most the flush interval, or until 64 KiB have
-// gathered; a warning or an error is written at once, with every line
-// before it, and so is everything at shutdown. A process killed with
-// SIGKILL loses at most one interval of info lines.
+// writer, 4% of the server's CPU on a get_listing load (issue 26). Those
+// lines now wait in memory for at most the flush interval, or until 64 KiB
+// have gathered. Every other line (start, shutdown, a replica catching
+// up, a warning, an error) is written at once, with every line before it,
+// so the order holds; so is everything at shutdown. A process killed with
+// SIGKILL loses at most one interval of access-log lines.
 
 // logBufferSize is how much the log gathers before it writes regardless.
 const logBufferSize = 64 << 10
@@ -93,17 +96,16 @@ func (b *logBuffer) flushLocked() error {
 	return err
 }
 
-// flushingHandler writes the buffer out after every record at or above
-// level, so a warning or an error is never held back.
+// flushingHandler writes the buffer out after every record but the
+// access log's info lines, so nothing else is ever held back.
 type flushingHandler struct {
 	slog.Handler
-	b     *logBuffer
-	level slog.Level
+	b *logBuffer
 }
 
 func (h flushingHandler) Handle(ctx context.Context, r slog.Record) error {
 	err := h.Handler.Handle(ctx, r)
-	if r.Level >= h.level {
+	if r.Message != routes.AccessLogMessage || r.Level >= slog.LevelWarn {
 		if ferr := h.b.Flush(); err == nil {
 			err = ferr
 		}
@@ -112,9 +114,9 @@ func (h flushingHandler) Handle(ctx context.Context, r slog.Record) error {
 }
 
 func (h flushingHandler) WithAttrs(as []slog.Attr) slog.Handler {
-	return flushingHandler{h.Handler.WithAttrs(as), h.b, h.level}
+	return flushingHandler{h.Handler.WithAttrs(as), h.b}
 }
 
 func (h flushingHandler) WithGroup(name string) slog.Handler {
-	return flushingHandler{h.Handler.WithGroup(name), h.b, h.level}
+	return flushingHandler{h.Handler.WithGroup(name), h.b}
 }

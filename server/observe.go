@@ -47,7 +47,7 @@ func defaultOps() OpsConfig {
 func opsFlags(fs *flag.FlagSet, c *Config) {
 	fs.StringVar(&c.LogFormat, "log-format", c.LogFormat, "log format: text or json (one object per line)")
 	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "least severe level logged: debug, info (includes one access log line per request), warn or error")
-	fs.DurationVar(&c.LogFlush, "log-flush", c.LogFlush, "write info log lines in batches at least this often (warnings and errors at once; 0: every line at once)")
+	fs.DurationVar(&c.LogFlush, "log-flush", c.LogFlush, "write the access log's lines in batches at least this often (every other line at once; 0: every line at once)")
 	fs.BoolVar(&c.Metrics, "metrics", c.Metrics, "serve Prometheus metrics at /metrics")
 	fs.StringVar(&c.MetricsToken, "metrics-token", "", "require Authorization: Bearer TOKEN on /metrics")
 	fs.StringVar(&c.MetricsAllow, "metrics-allow", "", "client addresses (CIDRs, comma separated) allowed to read /metrics (default: loopback only, or any address when -metrics-token is set)")
@@ -99,7 +99,7 @@ func (c *Config) NewLogger(w io.Writer) *slog.Logger {
 		h = slog.NewJSONHandler(w, o)
 	}
 	if b, ok := w.(*logBuffer); ok {
-		h = flushingHandler{Handler: h, b: b, level: slog.LevelWarn}
+		h = flushingHandler{Handler: h, b: b}
 	}
 	return slog.New(h)
 }
