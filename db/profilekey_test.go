@@ -220,3 +220,34 @@ func TestMigrationKeysProfiles(t *testing.T) {
 		t.Fatalf("after a vote and a delete: live votes %d (want 77), %d rows (want 1)", live, n)
 	}
 }
+
+// The seeder's build into an empty table stores every live listing's
+// profile in key order without the listing index, then builds it: after
+// it the index is there, every row is under its key, and no note is left.
+func TestBuildProfilesOfflineIntoEmptyTable(t *testing.T) {
+	d, ctx := tempDB(t)
+	seedAlphas(t, d, 40, "offline")
+	if _, err := d.W.ExecContext(ctx, `DELETE FROM listing_profiles; UPDATE listings SET status = 'archived' WHERE id = 7;
+		INSERT OR IGNORE INTO listing_profiles_stale(listing_id) SELECT id FROM listings`); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.BuildProfilesOffline(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var index, rows, keyed, notes int
+	d.R.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'listing_profiles_by_listing'`).Scan(&index)
+	d.R.QueryRowContext(ctx, `SELECT count(*), sum(key = `+ProfileKeySQL+`(slug)) FROM listing_profiles`).Scan(&rows, &keyed)
+	d.R.QueryRowContext(ctx, `SELECT count(*) FROM listing_profiles_stale`).Scan(&notes)
+	if index != 1 || rows != 39 || keyed != 39 || notes != 0 {
+		t.Fatalf("index %d, rows %d (keyed %d), notes %d; want 1, 39, 39, 0", index, rows, keyed, notes)
+	}
+	if _, err := d.W.ExecContext(ctx, `INSERT INTO listing_profiles(key, listing_id, live_votes, slug, json, etag, votes, votes_at)
+		VALUES (1, 1, 0, 'x', '{}', 'e', 0, 0)`); err == nil {
+		t.Fatal("a second row for listing 1 was accepted: the listing index is not unique")
+	}
+	for _, s := range []string{"item-1", "item-40"} {
+		if _, ok, err := d.StoredProfile(ctx, s); !ok || err != nil {
+			t.Fatalf("%s: no stored profile (%v)", s, err)
+		}
+	}
+}

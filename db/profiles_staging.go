@@ -2,6 +2,7 @@ package db
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/binary"
@@ -122,9 +123,9 @@ func (st *staging) copyInKeyOrder(ctx context.Context, ids []int64) error {
 	}
 	slices.SortFunc(st.at, func(a, b stagedAt) int {
 		if a.key != b.key {
-			return cmpInt64(a.key, b.key)
+			return cmp.Compare(a.key, b.key)
 		}
-		return cmpInt64(a.off, b.off) // a shared key: the last assembled row stays (REPLACE)
+		return cmp.Compare(a.off, b.off) // a shared key: the last assembled row stays (REPLACE)
 	})
 	var some int
 	if err := st.d.W.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM listing_profiles LIMIT 1)`).Scan(&some); err != nil {
@@ -195,16 +196,6 @@ func (st *staging) checkpoint(ctx context.Context, n int) {
 	if n%offlineCheckpoint == offlineCheckpoint-1 {
 		st.d.W.ExecContext(ctx, `PRAGMA wal_checkpoint(RESTART)`)
 	}
-}
-
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func (st *staging) close() {
