@@ -33,11 +33,12 @@ type DB struct {
 	counts  countCache
 	vcounts versionCounts // counts under change counters (counts.go)
 	rc      readCache
-	rstmts  stmtCache      // prepared on the read pool (stmts.go)
-	wstmts  stmtCache      // prepared on the writer
-	group   groupQueue     // edits waiting for a group commit (group.go)
-	parts   partsCache     // owner profiles' other rows between group edits (parts.go)
-	bg      sync.WaitGroup // start-up work left running (analyzeIfMissing)
+	rstmts  stmtCache          // prepared on the read pool (stmts.go)
+	wstmts  stmtCache          // prepared on the writer
+	group   groupQueue         // edits waiting for a group commit (group.go)
+	parts   partsCache         // owner profiles' other rows between group edits (parts.go)
+	bg      sync.WaitGroup     // start-up work left running (analyzeIfMissing, warmReaders)
+	bgStop  context.CancelFunc // ends it at Close
 
 	shape   *siteShape // what the views of another site need (sites.go)
 	stats   dbStats    // for /metrics (stats.go)
@@ -158,14 +159,6 @@ func OpenWith(ctx context.Context, path string, o Options) (*DB, error) {
 		w.Close()
 		return nil, fmt.Errorf("open %s: full-text index: %w", path, err)
 	}
-	// Statistics missing from a big file (an interrupted seed, an import)
-	// take seconds to gather at 1M listings: gather them in the background
-	// so start-up stays O(1); queries only plan worse until they exist.
-	d.bg.Add(1)
-	go func() {
-		defer d.bg.Done()
-		d.analyzeIfMissing(context.WithoutCancel(ctx))
-	}()
 	if err := d.loadSiteShape(ctx, d.W); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -188,7 +181,19 @@ func OpenWith(ctx context.Context, path string, o Options) (*DB, error) {
 		return nil, err
 	}
 	d.startFTSMerger()
+	d.startBackground(ctx, n)
 	return d, nil
+}
+
+// startBackground starts the start-up work that need not delay it; Close
+// ends it.
+func (d *DB) startBackground(ctx context.Context, readConns int) {
+	ctx, d.bgStop = context.WithCancel(context.WithoutCancel(ctx))
+	// Statistics missing from a big file (an interrupted seed, an import)
+	// take seconds to gather at 1M listings: gather them in the background
+	// so start-up stays O(1); queries only plan worse until they exist.
+	d.bg.Go(func() { d.analyzeIfMissing(ctx) })
+	d.bg.Go(func() { d.warmReaders(ctx, readConns) })
 }
 
 // Planner statistics: without them SQLite may scan every listing for a
@@ -234,6 +239,9 @@ func (d *DB) Close() error {
 	d.stopFTSMerger()
 	d.stopRebuilder()
 	d.stopCheckpointer()
+	if d.bgStop != nil {
+		d.bgStop()
+	}
 	d.bg.Wait()
 	var errs []error
 	d.rstmts.close()

@@ -16,6 +16,9 @@ func cacheMisses(t *testing.T, c *sql.Conn) int {
 	t.Helper()
 	var n int
 	err := c.Raw(func(dc any) error {
+		if sc, ok := dc.(*stmtConn); ok { // a pool's connection (connstmts.go)
+			dc = sc.rawConn
+		}
 		cur, _, err := dc.(sqlite.DBStatus).Status(sqlite.DBStatusCacheMiss, false)
 		n = cur
 		return err

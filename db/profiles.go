@@ -103,7 +103,7 @@ func (d *DB) StoredProfile(ctx context.Context, slug string) (enc ops.Encoded, o
 	}
 	var built, votes, at int64
 	var rowSlug string
-	err = d.Prepared(d.R).QueryRowContext(ctx, storedProfileSQL, slugKey(slug)).Scan(&rowSlug, &enc.JSON, &enc.ETag, &built, &at, &votes)
+	err = d.Prepared(d.R).QueryRowContext(ctx, storedProfileSQL, slugKey(slug)).Scan(&rowSlug, (*ownedBytes)(&enc.JSON), &enc.ETag, &built, &at, &votes)
 	if IsNoRows(err) || err == nil && rowSlug != slug { // another slug's row has this key: assemble fresh
 		return ops.Encoded{}, false, nil
 	}

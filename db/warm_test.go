@@ -1,0 +1,103 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"testing"
+)
+
+// Every read connection is open and holds the ready-made profiles' pages
+// once the start-up warm-up is done: walking every key misses no page on
+// it, and misses a page per leaf on a connection opened without it.
+func TestReadersWarmAtOpen(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "w.db")
+	d, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seedAlphas(t, d, 400, "warm")
+	if err := d.RebuildStaleProfiles(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var rows int
+	if err := d.R.QueryRowContext(ctx, `SELECT count(key) FROM listing_profiles NOT INDEXED`).Scan(&rows); err != nil || rows != 400 {
+		t.Fatalf("%d ready-made profiles (%v), want 400", rows, err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	const conns = 3
+	d, err = OpenWith(ctx, path, Options{ReadConns: conns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	d.bg.Wait()
+	if got := d.R.Stats().OpenConnections; got != conns {
+		t.Fatalf("%d read connections open after the warm-up, want %d", got, conns)
+	}
+	cold, err := sql.Open("sqlite", dsn(path, true, DefaultReadCacheKB))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cold.Close()
+	cc, err := cold.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cc.Close()
+	walk := func(c *sql.Conn) int {
+		before := cacheMisses(t, c)
+		if err := c.QueryRowContext(ctx, `SELECT count(key) FROM listing_profiles NOT INDEXED`).Scan(&rows); err != nil || rows != 400 {
+			t.Fatalf("walked %d keys (%v)", rows, err)
+		}
+		return cacheMisses(t, c) - before
+	}
+	coldMissed := walk(cc)
+	t.Logf("cold: %d misses", coldMissed)
+	if missed := coldMissed; missed < 5 {
+		t.Fatalf("a cold connection missed %d pages walking the keys: the test shows nothing", missed)
+	}
+	held := make([]*sql.Conn, 0, conns)
+	for range conns { // all idle: each is one of the warmed ones
+		c, err := d.R.DB.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, c)
+	}
+	for i, c := range held {
+		if missed := walk(c); missed != 0 {
+			t.Errorf("read connection %d missed %d pages walking the keys after the warm-up", i, missed)
+		}
+		c.Close()
+	}
+}
+
+// Opening and closing at once, while the warm-up runs, neither hangs nor
+// fails: Close ends the warm-up.
+func TestCloseWhileWarming(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "w.db")
+	d, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seedAlphas(t, d, 50, "warm")
+	if err := d.RebuildStaleProfiles(ctx); err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	for range 20 {
+		d, err := Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
