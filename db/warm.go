@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"sync"
+	"time"
 )
 
 // Warming the read connections at start.
@@ -26,12 +27,23 @@ import (
 // nearly every interior page (about 330) and fill the rest with leaves.
 const warmProbes = 1024
 
-// warmReaders opens n read connections at once and warms each. A request
-// that arrives meanwhile waits for a connection at most one warm-up (a few
-// milliseconds; longer only on a cold disk).
+// warmWait bounds the wait for each read connection the warm-up takes.
+// It must hold them all at once (a released connection is the next one
+// handed out), so it never waits long for one: a reader may be holding a
+// connection while it waits for another, and the warm-up holding the rest
+// would stall it. A busy pool is warming itself anyway.
+const warmWait = 20 * time.Millisecond
+
+// warmReaders opens up to n read connections at once and warms each. A
+// request that arrives meanwhile waits for a connection at most one
+// warm-up (a few milliseconds; longer only on a cold disk).
 func (d *DB) warmReaders(ctx context.Context, n int) error {
 	if !d.profiles {
 		return nil
+	}
+	var found int
+	if err := d.R.DB.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM listing_profiles LIMIT 1)`).Scan(&found); err != nil || found == 0 {
+		return err // nothing to warm
 	}
 	conns := make([]*sql.Conn, 0, n)
 	defer func() {
@@ -40,13 +52,15 @@ func (d *DB) warmReaders(ctx context.Context, n int) error {
 		}
 	}()
 	for range n {
-		c, err := d.R.DB.Conn(ctx)
+		wctx, cancel := context.WithTimeout(ctx, warmWait)
+		c, err := d.R.DB.Conn(wctx)
+		cancel()
 		if err != nil {
-			return err
+			break // busy, or closing: warm the ones it has
 		}
 		conns = append(conns, c)
 	}
-	errs := make([]error, n)
+	errs := make([]error, len(conns))
 	var wg sync.WaitGroup
 	for i, c := range conns {
 		wg.Go(func() { errs[i] = warmConn(ctx, c) })

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // Every read connection is open and holds the ready-made profiles' pages
@@ -99,5 +100,43 @@ func TestCloseWhileWarming(t *testing.T) {
 		if err := d.Close(); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// A reader holding a connection while it waits for another is not stalled
+// by the warm-up holding the rest: the warm-up takes what it gets within
+// warmWait and leaves the others.
+func TestWarmUpLeavesABusyPool(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "w.db")
+	d, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seedAlphas(t, d, 50, "warm")
+	if err := d.RebuildStaleProfiles(ctx); err != nil {
+		t.Fatal(err)
+	}
+	d.bg.Wait()
+	held, err := d.R.DB.Conn(ctx) // a reader mid-page
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	done := make(chan error, 1)
+	go func() { done <- d.warmReaders(ctx, DefaultReadConns()) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the warm-up waited for a connection a reader holds")
+	}
+	var n int // the reader's second query finds a connection
+	qctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := d.R.QueryRowContext(qctx, `SELECT count(*) FROM listing_profiles`).Scan(&n); err != nil || n != 50 {
+		t.Fatalf("second read: %d, %v", n, err)
 	}
 }
