@@ -27,12 +27,13 @@ import (
 // nearly every interior page (about 330) and fill the rest with leaves.
 const warmProbes = 1024
 
-// warmWait bounds the wait for each read connection the warm-up takes.
-// It must hold them all at once (a released connection is the next one
-// handed out), so it never waits long for one: a reader may be holding a
-// connection while it waits for another, and the warm-up holding the rest
-// would stall it. A busy pool is warming itself anyway.
-const warmWait = 20 * time.Millisecond
+// The warm-up must hold its connections all at once (a released one is
+// the next one handed out), but a reader may hold a connection while it
+// waits for another, and the warm-up holding the rest would stall it. So
+// the warm-up takes a connection only while the pool has one idle or room
+// to open one, and gives up on a wait longer than warmWait (another reader
+// took the last one first). A busy pool is warming itself anyway.
+const warmWait = 200 * time.Millisecond
 
 // warmReaders opens up to n read connections at once and warms each. A
 // request that arrives meanwhile waits for a connection at most one
@@ -52,11 +53,14 @@ func (d *DB) warmReaders(ctx context.Context, n int) error {
 		}
 	}()
 	for range n {
+		if st := d.R.DB.Stats(); st.Idle == 0 && st.OpenConnections >= st.MaxOpenConnections {
+			break // every connection is in use: warm the ones it has
+		}
 		wctx, cancel := context.WithTimeout(ctx, warmWait)
 		c, err := d.R.DB.Conn(wctx)
 		cancel()
 		if err != nil {
-			break // busy, or closing: warm the ones it has
+			break // taken first, or closing
 		}
 		conns = append(conns, c)
 	}
