@@ -42,7 +42,7 @@ func walLoad(t *testing.T, d *DB, dur time.Duration) {
 		go func() {
 			defer wg.Done()
 			for i := 0; time.Now().Before(stop); i++ {
-				err := d.GroupTx(ctx, func(tx *sql.Tx) error {
+				err := d.GroupTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 					_, err := tx.ExecContext(ctx, `INSERT INTO settings(key, value) VALUES(?, ?)
 						ON CONFLICT(key) DO UPDATE SET value = excluded.value`, fmt.Sprintf("wal-%d-%d", w, i%50), strings.Repeat("x", 6000))
 					return err

@@ -37,8 +37,9 @@ type DB struct {
 	wstmts  stmtCache          // prepared on the writer
 	group   groupQueue         // edits waiting for a group commit (group.go)
 	parts   partsCache         // owner profiles' other rows between group edits (parts.go)
-	bg      sync.WaitGroup     // start-up work left running (analyzeIfMissing, warmReaders)
+	bg      sync.WaitGroup     // start-up work left running (Analyze, warmReaders)
 	bgStop  context.CancelFunc // ends it at Close
+	warm    warmUp             // warmReaders, once started (warm.go)
 
 	shape   *siteShape // what the views of another site need (sites.go)
 	stats   dbStats    // for /metrics (stats.go)
@@ -192,8 +193,10 @@ func (d *DB) startBackground(ctx context.Context, readConns int) {
 	// Statistics missing from a big file (an interrupted seed, an import)
 	// take seconds to gather at 1M listings: gather them in the background
 	// so start-up stays O(1); queries only plan worse until they exist.
-	d.bg.Go(func() { d.analyzeIfMissing(ctx) })
-	d.bg.Go(func() { d.warmReaders(ctx, readConns) })
+	if d.statisticsMissing(ctx) { // decided now, before anything else writes
+		d.bg.Go(func() { d.Analyze(ctx) })
+	}
+	d.startWarmUp(ctx, readConns)
 }
 
 // Planner statistics: without them SQLite may scan every listing for a
@@ -216,22 +219,15 @@ func (d *DB) Optimize(ctx context.Context) error {
 	return err
 }
 
-// analyzeIfMissing analyzes a database with real data but no statistics.
-func (d *DB) analyzeIfMissing(ctx context.Context) error {
+// statisticsMissing is true for a database with real data but no
+// statistics.
+func (d *DB) statisticsMissing(ctx context.Context) bool {
 	var stats, rows int
-	if err := d.W.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_stat1'`).Scan(&stats); err != nil {
-		return err
+	if err := d.W.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_stat1'`).Scan(&stats); err != nil || stats > 0 {
+		return false
 	}
-	if stats > 0 {
-		return nil
-	}
-	if err := d.W.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM listings LIMIT 1000)`).Scan(&rows); err != nil {
-		return err
-	}
-	if rows < 1000 {
-		return nil
-	}
-	return d.Analyze(ctx)
+	err := d.W.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM listings LIMIT 1000)`).Scan(&rows)
+	return err == nil && rows >= 1000
 }
 
 // Close closes both pools; the writer last so the WAL is checkpointed.

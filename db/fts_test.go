@@ -187,7 +187,7 @@ func TestFTSGroupCommitEdits(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs <- d.GroupTx(ctx, func(tx *sql.Tx) error {
+			errs <- d.GroupTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 				if i%10 == 9 { // some edits fail: their batch is redone one by one
 					tx.Exec(`UPDATE listings SET tagline = 'failedword' WHERE id = 1`)
 					return fmt.Errorf("edit %d fails", i)

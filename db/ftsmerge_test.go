@@ -201,7 +201,7 @@ func TestFTSMergerYieldsToEdits(t *testing.T) {
 		note("step")
 		once.Do(func() {
 			go func() {
-				edited <- d.GroupTx(ctx, func(tx *sql.Tx) error {
+				edited <- d.GroupTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 					note("edit")
 					_, err := tx.Exec(`UPDATE listings SET tagline = 'queued edit' WHERE id = 1`)
 					return err

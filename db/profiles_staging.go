@@ -211,7 +211,8 @@ func (st *staging) close() {
 func (d *DB) leaveWAL(ctx context.Context) (restore func()) {
 	// A connection in WAL mode holds a shared lock on the file while it
 	// is open: close the idle readers (the assembly is over); the pool
-	// opens new ones on demand.
+	// opens new ones on demand. A warm-up still at work lets go first.
+	d.stopWarmUp()
 	idle := d.R.Stats().MaxOpenConnections
 	d.R.SetMaxIdleConns(0)
 	d.R.SetMaxIdleConns(idle)

@@ -35,17 +35,46 @@ const warmProbes = 1024
 // took the last one first). A busy pool is warming itself anyway.
 const warmWait = 200 * time.Millisecond
 
+// warmUp is the running warm-up, if any.
+type warmUp struct {
+	cancel context.CancelFunc
+	done   chan struct{} // nil: none started
+}
+
+// startWarmUp starts warming the read connections when the file has
+// ready-made profiles: decided at open, before anything else writes, so
+// a seeder that fills an empty file never has the warm-up beside it.
+func (d *DB) startWarmUp(ctx context.Context, readConns int) {
+	if !d.profiles {
+		return
+	}
+	var found int
+	// On the writer, which is open anyway: a reader opened here would stay
+	// open beside the seeder.
+	if err := d.W.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM listing_profiles LIMIT 1)`).Scan(&found); err != nil || found == 0 {
+		return // nothing to warm
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	d.warm = warmUp{cancel: cancel, done: make(chan struct{})}
+	d.bg.Go(func() {
+		defer close(d.warm.done)
+		d.warmReaders(ctx, readConns)
+	})
+}
+
+// stopWarmUp ends the warm-up and waits for it to let go of the read
+// connections (the seeder's leaveWAL needs them closed).
+func (d *DB) stopWarmUp() {
+	if d.warm.done != nil {
+		d.warm.cancel()
+		<-d.warm.done
+	}
+}
+
 // warmReaders opens up to n read connections at once and warms each. A
 // request that arrives meanwhile waits for a connection at most one
 // warm-up (a few milliseconds; longer only on a cold disk).
 func (d *DB) warmReaders(ctx context.Context, n int) error {
-	if !d.profiles {
-		return nil
-	}
-	var found int
-	if err := d.R.DB.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM listing_profiles LIMIT 1)`).Scan(&found); err != nil || found == 0 {
-		return err // nothing to warm
-	}
 	conns := make([]*sql.Conn, 0, n)
 	defer func() {
 		for _, c := range conns {

@@ -150,7 +150,7 @@ func TestReadyMadeProfileIsFreshAssembly(t *testing.T) {
 	}
 	// An owner edit (group commit) leaves the rebuild to the rebuilder:
 	// served fresh at once, ready-made again shortly after.
-	if err := d.GroupTx(ctx, func(tx *sql.Tx) error {
+	if err := d.GroupTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.Exec(`UPDATE listings SET tagline = 'grouped edit' WHERE id = ?`, id)
 		return err
 	}); err != nil {

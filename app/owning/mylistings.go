@@ -314,7 +314,7 @@ func (a *Service) updateMyListing(ctx context.Context, in *ops.Input) (any, erro
 	// Concurrent edits share one commit (db.GroupTx), each in its own
 	// savepoint: the commit, not the statements, is most of an edit's cost.
 	var out *OwnerListing
-	err = a.DB.GroupTx(ctx, func(tx *sql.Tx) error {
+	err = a.DB.GroupTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		q := a.DB.Prepared(tx)
 		before, extras, err := ownedSnapshot(ctx, q, uid, id, cols)
 		if err != nil {

@@ -134,7 +134,7 @@ func (a *Service) ToggleVote(ctx context.Context, userID int64, slug, ip string)
 	// Votes share commits (GroupTx): on a launch day they are most of the
 	// writes, and the commit, not the statements, is most of a vote's cost.
 	// fn may run twice (its batch rolled back), so it starts afresh.
-	err := a.DB.GroupTx(ctx, func(tx *sql.Tx) error {
+	err := a.DB.GroupTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		st = VoteState{}
 		// Prepared statements, their values bound without a plan per value
 		// (db.IntArg): parsing was a quarter of a vote's CPU.
