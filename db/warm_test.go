@@ -8,35 +8,44 @@ import (
 	"time"
 )
 
-// Every read connection is open and holds the ready-made profiles' pages
-// once the start-up warm-up is done: walking every key misses no page on
-// it, and misses a page per leaf on a connection opened without it.
-func TestReadersWarmAtOpen(t *testing.T) {
+// profiledFile is a closed database file holding n live listings and
+// their ready-made profiles, with no full-text merge debt, so the merger
+// has nothing to commit after a reopen (a commit would empty the warmed
+// caches).
+func profiledFile(t *testing.T, n int) string {
+	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "w.db")
 	d, err := Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	seedAlphas(t, d, 400, "warm")
+	seedAlphas(t, d, n, "warm")
 	if err := d.RebuildStaleProfiles(ctx); err != nil {
 		t.Fatal(err)
 	}
 	var rows int
-	if err := d.R.QueryRowContext(ctx, `SELECT count(key) FROM listing_profiles NOT INDEXED`).Scan(&rows); err != nil || rows != 400 {
-		t.Fatalf("%d ready-made profiles (%v), want 400", rows, err)
+	if err := d.R.QueryRowContext(ctx, `SELECT count(key) FROM listing_profiles NOT INDEXED`).Scan(&rows); err != nil || rows != n {
+		t.Fatalf("%d ready-made profiles (%v), want %d", rows, err, n)
 	}
-	// No full-text merge debt left, so the merger has nothing to commit
-	// after the reopen (a commit would empty the warmed caches).
 	if _, err := d.W.ExecContext(ctx, `INSERT INTO listings_fts(listings_fts) VALUES('optimize')`); err != nil {
 		t.Fatal(err)
 	}
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
+	return path
+}
 
+// Every read connection is open and holds the ready-made profiles' pages
+// once the start-up warm-up is done: walking every key misses no page on
+// it, and misses a page per leaf on a connection opened without it.
+func TestReadersWarmAtOpen(t *testing.T) {
+	ctx := context.Background()
+	path := profiledFile(t, 400)
+	var rows int
 	const conns = 3
-	d, err = OpenWith(ctx, path, Options{ReadConns: conns})
+	d, err := OpenWith(ctx, path, Options{ReadConns: conns})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,16 +96,7 @@ func TestReadersWarmAtOpen(t *testing.T) {
 // fails: Close ends the warm-up.
 func TestCloseWhileWarming(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "w.db")
-	d, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seedAlphas(t, d, 50, "warm")
-	if err := d.RebuildStaleProfiles(ctx); err != nil {
-		t.Fatal(err)
-	}
-	d.Close()
+	path := profiledFile(t, 50)
 	for range 20 {
 		d, err := Open(ctx, path)
 		if err != nil {
@@ -113,15 +113,11 @@ func TestCloseWhileWarming(t *testing.T) {
 // warmWait and leaves the others.
 func TestWarmUpLeavesABusyPool(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "w.db")
-	d, err := Open(ctx, path)
+	d, err := Open(ctx, profiledFile(t, 50))
 	if err != nil {
 		t.Fatal(err)
 	}
-	seedAlphas(t, d, 50, "warm")
-	if err := d.RebuildStaleProfiles(ctx); err != nil {
-		t.Fatal(err)
-	}
+	defer d.Close()
 	d.bg.Wait()
 	held, err := d.R.DB.Conn(ctx) // a reader mid-page
 	if err != nil {
