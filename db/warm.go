@@ -17,10 +17,10 @@ import (
 // 100k): 57 µs of server CPU per get against 46 µs from the fourth
 // thousand on, with 12,000 page faults in the first round and none after
 // the second. So once the file is open, each read connection is opened in
-// the background and fills its page cache the way gets will use it: one
-// lookup per slice of the ready-made profiles' key space, which reads the
-// table's interior pages (every later get walks them) and a leaf per
-// probe, until the cache is full.
+// the background and fills its page cache the way gets will use it:
+// lookups of ready-made profiles spread over the whole table, which read
+// its interior pages (every later get walks them) and a leaf per probe,
+// until the cache is full.
 
 // warmProbes is the lookups per connection: about its page cache's size
 // in pages (4 MB of 4 KB pages), so at 100k listings the probes read
