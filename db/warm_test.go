@@ -141,3 +141,31 @@ func TestWarmUpLeavesABusyPool(t *testing.T) {
 		t.Fatalf("second read: %d, %v", n, err)
 	}
 }
+
+// A file whose probes are slow (not in the OS cache) is not read through:
+// each connection stops after warmSample probes.
+func TestWarmUpStopsOnASlowFile(t *testing.T) {
+	defer func(d time.Duration) { coldProbe = d }(coldProbe)
+	coldProbe = 0 // every probe counts as a disk read
+	ctx := context.Background()
+	d, err := OpenWith(ctx, profiledFile(t, 400), Options{ReadConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	d.bg.Wait()
+	c, err := d.R.DB.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	before := cacheMisses(t, c)
+	var rows int
+	if err := c.QueryRowContext(ctx, `SELECT count(key) FROM listing_profiles NOT INDEXED`).Scan(&rows); err != nil || rows != 400 {
+		t.Fatalf("walked %d keys (%v)", rows, err)
+	}
+	// 64 of 400 listings probed: most leaves were never read.
+	if missed := cacheMisses(t, c) - before; missed < 40 {
+		t.Fatalf("a connection stopped after %d probes missed only %d pages walking the keys", warmSample, missed)
+	}
+}
