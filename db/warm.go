@@ -144,6 +144,8 @@ func warmConn(ctx context.Context, c *sql.Conn) error {
 // slower and competed with the first requests for the disk. So a
 // connection stops after warmSample probes that took longer than
 // coldProbe each on average; from the OS cache a probe takes 5–20 µs.
+// On a machine too busy to run them that fast a connection stops early
+// too, and warms with its first requests, as without the warm-up.
 const warmSample = 64
 
 var coldProbe = 100 * time.Microsecond // a var for the test
