@@ -80,22 +80,11 @@ func ReadReplica(primary string) *Error {
 // Call authorises, validates and runs op. args holds raw inputs (strings
 // already coerced for REST; JSON values for MCP).
 func (x *Executor) Call(ctx context.Context, op *Operation, p *Principal, args map[string]any, idemKey string, progress func(float64, float64, string)) (res *Result, err error) {
-	if x.Primary != "" && !op.ReadOnly() {
-		return nil, ReadReplica(x.Primary)
+	in, err := x.admit(op, p, args)
+	if err != nil {
+		return nil, err
 	}
-	if op.Scope != "" {
-		if p == nil {
-			return nil, &Error{Code: CodeUnauthorized, Detail: "this operation needs sign-in: send Authorization: Bearer <API key or access token>"}
-		}
-		if !p.Has(op.Scope) {
-			return nil, &Error{Code: CodeForbidden, Detail: "the credential lacks the scope " + op.Scope, Scope: op.Scope}
-		}
-	}
-	clean, ferrs := x.validate(op, args)
-	if len(ferrs) > 0 {
-		return nil, InvalidFields(ferrs)
-	}
-	in := &Input{Principal: p, Args: clean, IdemKey: idemKey, Progress: progress}
+	in.IdemKey, in.Progress = idemKey, progress
 	if !op.Idem || idemKey == "" || p == nil {
 		return x.run(ctx, op, in)
 	}
@@ -105,7 +94,7 @@ func (x *Executor) Call(ctx context.Context, op *Operation, p *Principal, args m
 	if !printableKey(idemKey) {
 		return nil, Invalid("Idempotency-Key", "must be printable ASCII (no control characters)")
 	}
-	hash := requestHash(op.ID, clean)
+	hash := requestHash(op.ID, in.Args)
 	prev, err := x.Idem.Begin(ctx, p.UserID, idemKey, hash)
 	if err != nil {
 		return nil, err
@@ -141,6 +130,44 @@ func (x *Executor) Call(ctx context.Context, op *Operation, p *Principal, args m
 	return res, nil
 }
 
+// Value runs a read-only operation like Call and returns its handler's
+// output as it is: an Encoded when a read cache kept it encoded, else the
+// typed value. The website renders that value, so encoding it for the page
+// to decode again would be pure cost (a quarter of the home page's CPU).
+// The value may be shared with a read cache: the caller must never write
+// into it. Writes go through Call, which keeps idempotency.
+func (x *Executor) Value(ctx context.Context, op *Operation, p *Principal, args map[string]any) (any, error) {
+	if !op.ReadOnly() {
+		return nil, &Error{Code: CodeInternal, Detail: "an unexpected error occurred"}
+	}
+	in, err := x.admit(op, p, args)
+	if err != nil {
+		return nil, err
+	}
+	return x.output(ctx, op, in)
+}
+
+// admit checks the principal's scope and the arguments: what every call
+// passes before its handler runs.
+func (x *Executor) admit(op *Operation, p *Principal, args map[string]any) (*Input, error) {
+	if x.Primary != "" && !op.ReadOnly() {
+		return nil, ReadReplica(x.Primary)
+	}
+	if op.Scope != "" {
+		if p == nil {
+			return nil, &Error{Code: CodeUnauthorized, Detail: "this operation needs sign-in: send Authorization: Bearer <API key or access token>"}
+		}
+		if !p.Has(op.Scope) {
+			return nil, &Error{Code: CodeForbidden, Detail: "the credential lacks the scope " + op.Scope, Scope: op.Scope}
+		}
+	}
+	clean, ferrs := x.validate(op, args)
+	if len(ferrs) > 0 {
+		return nil, InvalidFields(ferrs)
+	}
+	return &Input{Principal: p, Args: clean}, nil
+}
+
 // validate applies defaults and checks args against the input schema.
 func (x *Executor) validate(op *Operation, args map[string]any) (map[string]any, []FieldError) {
 	schema := op.InputSchema()
@@ -157,21 +184,11 @@ func (x *Executor) validate(op *Operation, args map[string]any) (map[string]any,
 	return m, errs
 }
 
-// run calls the handler, turning panics into internal errors so one bad
-// request never takes the process down.
-func (x *Executor) run(ctx context.Context, op *Operation, in *Input) (res *Result, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			x.Log.Error("panic in operation", "op", op.ID, "panic", r, "stack", string(debug.Stack()))
-			res, err = nil, &Error{Code: CodeInternal, Detail: "an unexpected error occurred"}
-		}
-	}()
-	out, err := op.Handler(ctx, in)
+// run calls the handler and encodes its output.
+func (x *Executor) run(ctx context.Context, op *Operation, in *Input) (*Result, error) {
+	out, err := x.output(ctx, op, in)
 	if err != nil {
-		if e := AsError(err); e.Code == CodeInternal && e.Detail == "an unexpected error occurred" {
-			x.Log.Error("operation failed", "op", op.ID, "err", err)
-		}
-		return nil, AsError(err)
+		return nil, err
 	}
 	if enc, ok := out.(Encoded); ok {
 		return &Result{Status: op.SuccessStatus(), Body: json.RawMessage(enc.JSON), ETag: enc.ETag}, nil
@@ -182,6 +199,25 @@ func (x *Executor) run(ctx context.Context, op *Operation, in *Input) (res *Resu
 		return nil, &Error{Code: CodeInternal, Detail: "an unexpected error occurred"}
 	}
 	return &Result{Status: op.SuccessStatus(), Body: body}, nil
+}
+
+// output calls the handler, turning panics into internal errors so one bad
+// request never takes the process down.
+func (x *Executor) output(ctx context.Context, op *Operation, in *Input) (out any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			x.Log.Error("panic in operation", "op", op.ID, "panic", r, "stack", string(debug.Stack()))
+			out, err = nil, &Error{Code: CodeInternal, Detail: "an unexpected error occurred"}
+		}
+	}()
+	out, err = op.Handler(ctx, in)
+	if err != nil {
+		if e := AsError(err); e.Code == CodeInternal && e.Detail == "an unexpected error occurred" {
+			x.Log.Error("operation failed", "op", op.ID, "err", err)
+		}
+		return nil, AsError(err)
+	}
+	return out, nil
 }
 
 // requestHash identifies a request for idempotency: operation plus its

@@ -33,33 +33,60 @@ func (s *Site) decorateCards(r *http.Request, p *Page) {
 	if len(cards) == 0 {
 		return
 	}
-	// By slug: lists that come through the operations table carry no id.
-	slugs := make([]string, 0, len(cards))
-	for _, c := range cards {
-		slugs = append(slugs, c.Slug)
-	}
 	ctx := r.Context()
-	thumbs, err := s.App.Media.CardThumbs(ctx, slugs)
+	ids := s.cardIDs(r, cards)
+	thumbs, err := s.App.Media.CardThumbs(ctx, ids)
 	if err != nil {
 		s.App.Log.Error("card thumbnails", "err", err)
 	}
-	voted := map[string]bool{}
+	voted := map[int64]bool{}
 	if p.Person != nil && s.people != nil {
-		if voted, err = s.people.VotedAmong(ctx, p.Person.ID, slugs); err != nil {
+		if voted, err = s.people.VotedAmong(ctx, p.Person.ID, ids); err != nil {
 			s.App.Log.Error("card votes", "err", err)
 		}
 	}
 	for i, c := range cards {
-		v := &cardView{CSRF: p.CSRF, Back: p.Path, Voted: voted[c.Slug], Eager: i < eagerCards, Count: c.Votes}
+		v := &cardView{CSRF: p.CSRF, Back: p.Path, Voted: voted[c.ID], Eager: i < eagerCards, Count: c.Votes}
 		if c.WeekVotes != nil {
 			v.Count = *c.WeekVotes
 		}
 		v.Name, v.Unit = "Upvote "+c.Name+" (", voteUnit(v.Count, c.WeekVotes != nil)+")"
-		if t, ok := thumbs[c.Slug]; ok {
+		if t, ok := thumbs[c.ID]; ok && c.ID != 0 {
 			v.Thumb = &t
 		}
 		c.Card = v
 	}
+}
+
+// cardIDs are the ids of the page's cards. Lists the page took as values
+// carry them; those that came through JSON (a read cache's encoded page)
+// do not, and get theirs from their slugs in one query, written into the
+// page's own copies.
+func (s *Site) cardIDs(r *http.Request, cards []*db.Summary) []int64 {
+	var slugs []string
+	for _, c := range cards {
+		if c.ID == 0 {
+			slugs = append(slugs, c.Slug)
+		}
+	}
+	if len(slugs) > 0 {
+		byslug, err := s.App.Catalog.ListingIDs(r.Context(), slugs)
+		if err != nil {
+			s.App.Log.Error("card ids", "err", err)
+		}
+		for _, c := range cards {
+			if c.ID == 0 {
+				c.ID = byslug[c.Slug]
+			}
+		}
+	}
+	ids := make([]int64, 0, len(cards))
+	for _, c := range cards {
+		if c.ID != 0 {
+			ids = append(ids, c.ID)
+		}
+	}
+	return ids
 }
 
 // voteUnit completes the button's name for people who cannot see the card

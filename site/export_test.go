@@ -1,9 +1,13 @@
 package site
 
 import (
+	"fmt"
 	"html/template"
+	"net/http"
+	"reflect"
 	"strings"
 
+	"launchdir/app/catalog"
 	"launchdir/app/media"
 	"launchdir/db"
 )
@@ -38,4 +42,28 @@ func TemplateCardHTML(s *Site, c *db.Summary) (string, error) {
 	var b strings.Builder
 	err = t.ExecuteTemplate(&b, "card", *c)
 	return b.String(), err
+}
+
+// PageCards runs a list operation as its page does (s.call into the page's
+// data type) and returns the summaries the page shows, after decorateCards
+// when decorate is set.
+func PageCards(s *Site, r *http.Request, opID string, args map[string]string, decorate bool) ([]*db.Summary, error) {
+	var data any
+	switch opID {
+	case "list_launches":
+		data = &catalog.LaunchSection{}
+	case "get_launch_week":
+		data = &weekData{}
+	case "get_category":
+		data = &categoryData{}
+	default:
+		return nil, fmt.Errorf("no page type for %s", opID)
+	}
+	if err := s.call(r.Context(), opID, args, data); err != nil {
+		return nil, err
+	}
+	if decorate {
+		s.decorateCards(r, &Page{Data: data, Path: "/"})
+	}
+	return collectCards(reflect.ValueOf(data), 0), nil
 }

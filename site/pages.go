@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"launchdir/app/catalog"
 	"launchdir/app/kernel"
 	"launchdir/app/people"
 	"launchdir/db"
@@ -31,6 +32,11 @@ type list[T any] struct {
 // the founders list past 10,000) is a lower bound, so the pager goes on
 // while pages come back full.
 func (l *list[T]) pager(r *http.Request) *Pager {
+	return pagerOf(r, (*kernel.Page[T])(l))
+}
+
+// pagerOf is the pager of an operation's page of items (see list.pager).
+func pagerOf[T any](r *http.Request, l *kernel.Page[T]) *Pager {
 	p := newPager(r, l.Page, l.PerPage, l.Total)
 	p.Estimate, p.Full = l.TotalIsEstimate, len(l.Items) >= l.PerPage
 	return p
@@ -51,8 +57,8 @@ func pageArgs(r *http.Request, more map[string]string) map[string]string {
 type homeData struct {
 	Week     string
 	Featured []db.Summary
-	Today    list[db.Summary]
-	ThisWeek list[db.Summary]
+	Today    catalog.LaunchSection
+	ThisWeek catalog.LaunchSection
 	Upcoming weekData
 }
 
@@ -75,7 +81,7 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request, _ httprouter.Params)
 		}
 	}
 	d := homeData{Week: kernel.WeekOf(s.App.Now())}
-	section := func(name, n string, dst *list[db.Summary]) func() error {
+	section := func(name, n string, dst *catalog.LaunchSection) func() error {
 		return func() error {
 			return s.call(ctx, "list_launches", map[string]string{"section": name, "per_page": n}, dst)
 		}
@@ -265,9 +271,9 @@ func (s *Site) categories(w http.ResponseWriter, r *http.Request, _ httprouter.P
 	s.render(w, r, "categories", p)
 }
 
+// categoryData is get_category's output and the page's pager.
 type categoryData struct {
-	Category db.Category `json:"category"`
-	list[db.Summary]
+	catalog.CategoryListings
 	Pager *Pager `json:"-"`
 }
 
@@ -277,7 +283,7 @@ func (s *Site) category(w http.ResponseWriter, r *http.Request, ps httprouter.Pa
 		s.errorPage(w, r, err)
 		return
 	}
-	d.Pager = d.list.pager(r)
+	d.Pager = pagerOf(r, &d.Page)
 	p := s.page(r, d.Category.Name+" products", firstNonEmpty(d.Category.Description, "Live "+d.Category.Name+" products, most voted first."), d)
 	p.Nav = "categories"
 	p.OGImage = s.ogURL(r.Context(), "category", d.Category.Slug, s.categoryCard(r.Context(), &d.Category))
@@ -288,12 +294,9 @@ func (s *Site) launchesIndex(w http.ResponseWriter, r *http.Request, _ httproute
 	http.Redirect(w, r, "/launches/this", http.StatusFound)
 }
 
+// weekData is get_launch_week's output and what the page adds.
 type weekData struct {
-	Week     string `json:"week"`
-	Starts   string `json:"starts"`
-	Ends     string `json:"ends"`
-	IsFuture bool   `json:"is_future"`
-	list[db.Summary]
+	catalog.LaunchWeek
 	Pager      *Pager `json:"-"`
 	Prev, Next string `json:"-"`
 	Current    string `json:"-"`
@@ -314,7 +317,7 @@ func (s *Site) launchWeek(w http.ResponseWriter, r *http.Request, ps httprouter.
 		s.errorPage(w, r, err)
 		return
 	}
-	d.Pager = d.list.pager(r)
+	d.Pager = pagerOf(r, &d.Page)
 	start, _ := time.Parse("2006-01-02", d.Week)
 	d.Prev, d.Next = start.AddDate(0, 0, -7).Format("2006-01-02"), start.AddDate(0, 0, 7).Format("2006-01-02")
 	d.Current = kernel.WeekOf(s.App.Now())

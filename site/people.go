@@ -54,7 +54,7 @@ type People interface {
 	ListingReviews(ctx context.Context, slug string, page, perPage int) (kernel.Page[people.Review], error)
 	Report(ctx context.Context, userID int64, kind, target, reason string) error
 	ViewerOf(ctx context.Context, userID int64, slug string) (people.Viewer, error)
-	VotedAmong(ctx context.Context, userID int64, slugs []string) (map[string]bool, error)
+	VotedAmong(ctx context.Context, userID int64, ids []int64) (map[int64]bool, error)
 }
 
 var _ People = (*people.Service)(nil)

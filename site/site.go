@@ -142,7 +142,9 @@ func (s *Site) pinned(h func(http.ResponseWriter, *http.Request, httprouter.Para
 }
 
 // call runs one operation of the table anonymously, exactly as the REST
-// door would for a GET with these query values, and decodes its JSON body.
+// door would for a GET with these query values, and puts its output into
+// out: the handler's value itself where out is of its type or embeds it,
+// else its JSON body decoded (see place).
 func (s *Site) call(ctx context.Context, opID string, args map[string]string, out any) error {
 	op := s.App.Table.Get(opID)
 	in := map[string]any{}
@@ -162,11 +164,18 @@ func (s *Site) call(ctx context.Context, opID string, args map[string]string, ou
 	if len(bad) > 0 {
 		return ops.InvalidFields(bad)
 	}
-	res, err := s.App.Exec.Call(ctx, op, nil, in, "", nil)
+	if !op.ReadOnly() {
+		res, err := s.App.Exec.Call(ctx, op, nil, in, "", nil)
+		if err != nil {
+			return pathNotFound(op, in, err)
+		}
+		return json.Unmarshal(res.Body, out)
+	}
+	v, err := s.App.Exec.Value(ctx, op, nil, in)
 	if err != nil {
 		return pathNotFound(op, in, err)
 	}
-	return json.Unmarshal(res.Body, out)
+	return place(v, out)
 }
 
 // pathNotFound turns a malformed path segment (a slug that cannot exist)

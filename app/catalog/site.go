@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"encoding/json"
 
 	"launchdir/db"
 )
@@ -14,6 +15,31 @@ import (
 func (a *Service) FeaturedInWeek(ctx context.Context, week string) ([]db.Summary, error) {
 	return a.DB.Summaries(ctx, ` JOIN featured_slots f ON f.listing_id = l.id
 		WHERE f.week = ?1 AND l.status = 'live' ORDER BY l.votes DESC, l.id LIMIT 6`, week)
+}
+
+// ListingIDs maps the slugs of listings to their ids (slugs of none are
+// left out): cards that came through JSON, which drops ids, find their
+// thumbnails and votes by id in one query for the page.
+func (a *Service) ListingIDs(ctx context.Context, slugs []string) (map[string]int64, error) {
+	out := map[string]int64{}
+	if len(slugs) == 0 {
+		return out, nil
+	}
+	list, _ := json.Marshal(slugs)
+	rows, err := a.DB.Prepared(a.DB.R).QueryContext(ctx, `SELECT slug, id FROM listings WHERE slug IN (SELECT value FROM json_each(?))`, string(list))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var slug string
+		var id int64
+		if err := rows.Scan(&slug, &id); err != nil {
+			return nil, err
+		}
+		out[slug] = id
+	}
+	return out, rows.Err()
 }
 
 // SitemapEntry is one public address for sitemap.xml.

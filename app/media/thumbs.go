@@ -17,25 +17,25 @@ type Thumb struct {
 // screens with two pixels to a point.
 const thumbVariant = "480"
 
-// CardThumbs finds the thumbnails of a page's listings: two queries for the
-// whole page whatever its length. Listings whose first image is not one of
-// this site's screenshots have none.
-func (a *Service) CardThumbs(ctx context.Context, slugs []string) (map[string]Thumb, error) {
-	out := map[string]Thumb{}
-	if len(slugs) == 0 {
+// CardThumbs finds the thumbnails of a page's listings (by id): two
+// queries for the whole page whatever its length. Listings whose first
+// image is not one of this site's screenshots have none.
+func (a *Service) CardThumbs(ctx context.Context, ids []int64) (map[int64]Thumb, error) {
+	out := map[int64]Thumb{}
+	if len(ids) == 0 {
 		return out, nil
 	}
-	list, _ := json.Marshal(slugs)
+	list, _ := json.Marshal(ids)
 	own := a.ownPaths(ctx) // before the rows take a connection
-	rows, err := a.DB.Prepared(a.DB.R).QueryContext(ctx, `SELECT l.slug, m.url FROM media m JOIN listings l ON l.id = m.listing_id
-		WHERE m.kind = 'image' AND l.slug IN (SELECT value FROM json_each(?))
-		ORDER BY l.id, m.position, m.id`, string(list))
+	rows, err := a.DB.Prepared(a.DB.R).QueryContext(ctx, `SELECT m.listing_id, m.url FROM media m
+		WHERE m.kind = 'image' AND m.listing_id IN (SELECT value FROM json_each(?))
+		ORDER BY m.listing_id, m.position, m.id`, string(list))
 	if err != nil {
 		return nil, err
 	}
-	hashes := map[string]string{}
+	hashes := map[int64]string{}
 	for rows.Next() {
-		var id string
+		var id int64
 		var u string
 		if err := rows.Scan(&id, &u); err != nil {
 			rows.Close()
@@ -57,7 +57,7 @@ func (a *Service) CardThumbs(ctx context.Context, slugs []string) (map[string]Th
 }
 
 // thumbSizes reads the card variant's size of each listing's screenshot.
-func (a *Service) thumbSizes(ctx context.Context, hashes map[string]string, out map[string]Thumb) (map[string]Thumb, error) {
+func (a *Service) thumbSizes(ctx context.Context, hashes map[int64]string, out map[int64]Thumb) (map[int64]Thumb, error) {
 	var want []string
 	for _, h := range hashes {
 		if h != "" {

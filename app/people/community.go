@@ -495,27 +495,27 @@ func (a *Service) ViewerOf(ctx context.Context, userID int64, slug string) (View
 	return v, nil
 }
 
-// VotedAmong tells which of a page's listings (by slug) the person voted for
+// VotedAmong tells which of a page's listings (by id) the person voted for
 // in this launch week (what ViewerOf calls Voted), in one query for the page.
-func (a *Service) VotedAmong(ctx context.Context, userID int64, slugs []string) (map[string]bool, error) {
-	out := map[string]bool{}
-	if len(slugs) == 0 {
+func (a *Service) VotedAmong(ctx context.Context, userID int64, ids []int64) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	if len(ids) == 0 {
 		return out, nil
 	}
-	list, _ := json.Marshal(slugs)
-	rows, err := a.DB.Prepared(a.DB.R).QueryContext(ctx, `SELECT l.slug FROM votes v JOIN listings l ON l.id = v.listing_id
-		WHERE v.voter = ? AND v.week = ? AND l.slug IN (SELECT value FROM json_each(?))`,
+	list, _ := json.Marshal(ids)
+	rows, err := a.DB.Prepared(a.DB.R).QueryContext(ctx, `SELECT v.listing_id FROM votes v
+		WHERE v.voter = ? AND v.week = ? AND v.listing_id IN (SELECT value FROM json_each(?))`,
 		strconv.FormatInt(userID, 10), kernel.WeekOf(a.Now()), string(list))
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var slug string
-		if err := rows.Scan(&slug); err != nil {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
 			return nil, err
 		}
-		out[slug] = true
+		out[id] = true
 	}
 	return out, rows.Err()
 }
