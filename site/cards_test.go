@@ -1,6 +1,7 @@
 package site_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"html"
 	"net/url"
@@ -176,5 +177,43 @@ func TestBrowserCards(t *testing.T) {
 		nav(p)
 		screenshot(t, ctx, "cards-dark"+strings.ReplaceAll(p, "/", "-"))
 		checkAxe(t, ctx, "dark cards "+p)
+	}
+}
+
+// TestEveryListShowsCards: the launch week, a category and a search show
+// the same cards as the home page: every live card has its vote button,
+// pressed where the viewer voted, and listings with a screenshot show it.
+// (The week, category and search pages once left their cards bare: their
+// lists sat in fields the card finder did not follow.)
+func TestEveryListShowsCards(t *testing.T) {
+	e := peopleEnv(t)
+	slug := firstSlug(t, e, "/api/v1/launches?section=this-week")
+	var l struct {
+		Name     string `json:"name"`
+		Category struct {
+			Slug string `json:"slug"`
+		} `json:"primary_category"`
+	}
+	if r := e.Do("GET", "/api/v1/listings/"+slug, nil); json.Unmarshal(r.Body, &l) != nil || l.Category.Slug == "" {
+		t.Fatalf("listing %s: %d %s", slug, r.Status, r.Body)
+	}
+	p := signUp(t, e, "lists@example.com")
+	v := findCardVote(t, p.get("/").body, slug)
+	if r := p.post("/listings/"+slug+"/vote", url.Values{"csrf": {v.csrf}, "next": {"/"}}); r.status != 303 {
+		t.Fatalf("vote: %d", r.status)
+	}
+	liveCard := regexp.MustCompile(`<li class="card">\n.*?\n<div class="body"><a class="name"`)
+	for _, path := range []string{"/launches/this", "/categories/" + l.Category.Slug, "/search?q=" + url.QueryEscape(l.Name)} {
+		body := p.get(path).body
+		live, forms := len(liveCard.FindAllString(body, -1)), strings.Count(body, `<form class="vote"`)
+		if live == 0 || forms != live {
+			t.Errorf("%s: %d live cards, %d vote buttons", path, live, forms)
+		}
+		if c := findCardVote(t, body, slug); c.pressed != "true" || c.csrf == "" {
+			t.Errorf("%s: the voted card shows %+v", path, c)
+		}
+		if path == "/launches/this" && !strings.Contains(body, `<img class="thumb"`) {
+			t.Errorf("%s: no thumbnails", path)
+		}
 	}
 }

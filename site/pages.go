@@ -455,8 +455,10 @@ func (s *Site) awards(w http.ResponseWriter, r *http.Request, _ httprouter.Param
 }
 
 // searchFacets are the filters search_listings takes, shown as a form.
+// searchData embeds its list as an exported field so that decorateCards,
+// which follows exported and embedded exported fields, finds its cards.
 type searchData struct {
-	list[db.Summary]
+	kernel.Page[db.Summary]
 	Pager      *Pager            `json:"-"`
 	F          map[string]string `json:"-"`
 	Categories []db.Category     `json:"-"`
@@ -503,7 +505,7 @@ func (s *Site) search(w http.ResponseWriter, r *http.Request, _ httprouter.Param
 	d.Stages = []string{"idea", "pre-launch", "beta", "launched", "growth", "profitable"}
 	d.Models = []string{"free", "freemium", "subscription", "one-time", "usage-based", "open-source"}
 	d.Sorts = []string{"relevance", "newest", "votes", "trending", "most_viewed", "most_followed"}
-	d.Pager = d.list.pager(r)
+	d.Pager = pagerOf(r, &d.Page)
 	title := "Search"
 	if q := d.F["q"]; q != "" {
 		title = "Search: " + q
