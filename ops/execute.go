@@ -17,6 +17,11 @@ import (
 type Encoded struct {
 	JSON []byte
 	ETag string
+	// Value is the value JSON encodes, set only by a handler that has just
+	// built it (a read cache keeps JSON alone): the website renders it
+	// instead of decoding JSON (Executor.Value). Doors that send JSON
+	// ignore it.
+	Value any
 }
 
 // Encode is out encoded as an Encoded, with its ETag.

@@ -106,8 +106,8 @@ func voteUnit(n int64, week bool) string {
 // them (the order of the page's sections), following exported fields,
 // slices and pointers a few levels down.
 func collectCards(v reflect.Value, depth int) []*db.Summary {
-	if depth > 8 || !v.IsValid() {
-		return nil
+	if depth > 8 || !v.IsValid() || !holdsSummaries(v.Type()) {
+		return nil // not into the search page's category tree, say
 	}
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:

@@ -56,6 +56,8 @@ func PageCards(s *Site, r *http.Request, opID string, args map[string]string, de
 		data = &weekData{}
 	case "get_category":
 		data = &categoryData{}
+	case "search_listings":
+		data = &searchData{}
 	default:
 		return nil, fmt.Errorf("no page type for %s", opID)
 	}

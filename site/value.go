@@ -17,7 +17,8 @@ import (
 //   - The value goes into the page's data only when the data is of the
 //     value's type or embeds it (weekData embeds catalog.LaunchWeek), so
 //     the compiler checks every field the page reads. Any other shape, and
-//     an output a read cache kept encoded, goes through JSON as before.
+//     an output a read cache kept encoded (an ops.Encoded without its
+//     Value), goes through JSON as before.
 //   - A handler's value may be shared with the read cache, and a page
 //     writes its card views into the summaries (decorateCards). So every
 //     list of summaries the value holds is copied first, along with the
@@ -26,7 +27,10 @@ import (
 // place puts an operation's output v into out (a pointer).
 func place(v any, out any) error {
 	if enc, ok := v.(ops.Encoded); ok {
-		return json.Unmarshal(enc.JSON, out)
+		if enc.Value == nil {
+			return json.Unmarshal(enc.JSON, out)
+		}
+		v = enc.Value
 	}
 	src := reflect.ValueOf(v)
 	if src.Kind() == reflect.Pointer && !src.IsNil() {

@@ -38,6 +38,9 @@ func TestPagesOwnTheirCards(t *testing.T) {
 		{"list_launches", map[string]string{"section": "this-week", "per_page": "20"}, true},
 		{"get_launch_week", map[string]string{"week": "this", "per_page": "20"}, true},
 		{"get_category", map[string]string{"slug": cat, "per_page": "20"}, false},
+		// A search's page is kept as JSON; the call that builds it hands
+		// the page its value as well.
+		{"search_listings", map[string]string{"sort": "votes", "per_page": "20"}, true},
 	} {
 		plain, err := site.PageCards(s, r, c.op, c.args, false)
 		if err != nil || len(plain) == 0 {

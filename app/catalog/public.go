@@ -47,7 +47,9 @@ func (a *Service) searchListings(ctx context.Context, in *ops.Input) (any, error
 		Sort: in.Str("sort"), Offset: off, Limit: lim,
 	}
 	// The page is kept encoded in the read cache (key: the filter, which
-	// holds the page's offset and size, so it decides the whole page).
+	// holds the page's offset and size, so it decides the whole page). A
+	// page built by this call also carries its value, for the website.
+	var built *kernel.Page[db.Summary]
 	b, err := db.Cached(ctx, a.DB, fmt.Sprintf("search json %+v", f), func(ctx context.Context) (ops.Encoded, error) {
 		items, total, err := a.DB.SearchListingsTotal(ctx, f)
 		if err != nil {
@@ -55,10 +57,14 @@ func (a *Service) searchListings(ctx context.Context, in *ops.Input) (any, error
 		}
 		p := kernel.NewPage(in, items, total.N)
 		p.TotalIsEstimate = total.Estimate
+		built = &p
 		return ops.Encode(p)
 	})
 	if err != nil {
 		return nil, err
+	}
+	if built != nil { // memo ran the function in this goroutine
+		b.Value = *built
 	}
 	return b, nil
 }
