@@ -47,6 +47,7 @@ func TestCardHTMLMatchesTemplate(t *testing.T) {
 		{Slug: "spaces", Name: "Ünïcode ✓", URL: "https://example.com/a path/(x)?q=1&r=ü#frag", Status: "scheduled"},
 		{Slug: "data", Name: "Data", URL: "data:text/html,hi", Status: "scheduled", LogoURL: own},
 		{Slug: "mail", Name: "Mail", URL: "MAILTO:a@b.example", Status: "scheduled"},
+		{Slug: "plus", Name: "C++ & F# tools", Tagline: "1+1=2", Status: "live", Votes: 3},
 		{Slug: "rel", Name: "Relative", URL: "/path:with:colons", Status: "scheduled"},
 		{Slug: "weekly", Name: "Weekly", Status: "live", Votes: 1204, Follows: 1, WeekVotes: &week, LogoURL: "https://elsewhere.example/logo.png"},
 		{Slug: "archived", Name: "Old", Status: "archived", Votes: -1},

@@ -69,3 +69,19 @@ func PageCards(s *Site, r *http.Request, opID string, args map[string]string, de
 	}
 	return collectCards(reflect.ValueOf(data), 0), nil
 }
+
+// categoryOptionsTemplate is the search form's category menu as the
+// template wrote it before categoryOptions replaced it.
+const categoryOptionsTemplate = `<option value="">Any</option>{{range .Categories}}<option value="{{.Slug}}"{{if eq .Slug $.F.category}} selected{{end}}>{{.Name}} ({{.LiveCount}})</option>{{range .Subcategories}}<option value="{{.Slug}}"{{if eq .Slug $.F.category}} selected{{end}}>— {{.Name}} ({{.LiveCount}})</option>{{end}}{{end}}`
+
+// CategoryOptions writes the menu both ways: by categoryOptions and by the
+// template it replaced.
+func CategoryOptions(cats []db.Category, selected string) (got, want string, err error) {
+	t, err := template.New("ref").Parse(`<select>` + categoryOptionsTemplate + `</select>`)
+	if err != nil {
+		return "", "", err
+	}
+	var b strings.Builder
+	err = t.Execute(&b, map[string]any{"Categories": cats, "F": map[string]string{"category": selected}})
+	return `<select>` + string(categoryOptions(cats, selected)) + `</select>`, b.String(), err
+}

@@ -19,23 +19,14 @@ import (
 	"github.com/julienschmidt/httprouter"
 )
 
-// list is the paginated body every list operation returns.
-type list[T any] struct {
-	Items           []T  `json:"items"`
-	Page            int  `json:"page"`
-	PerPage         int  `json:"per_page"`
-	Total           int  `json:"total"`
-	TotalIsEstimate bool `json:"total_is_estimate"`
-}
+// list is the paginated body every list operation returns: the
+// operations' own type, so that a page takes a handler's page as it is
+// (place).
+type list[T any] = kernel.Page[T]
 
-// pager is the list's pager; an estimated total (a search, a leaderboard or
-// the founders list past 10,000) is a lower bound, so the pager goes on
+// pagerOf is the list's pager; an estimated total (a search, a leaderboard
+// or the founders list past 10,000) is a lower bound, so the pager goes on
 // while pages come back full.
-func (l *list[T]) pager(r *http.Request) *Pager {
-	return pagerOf(r, (*kernel.Page[T])(l))
-}
-
-// pagerOf is the pager of an operation's page of items (see list.pager).
 func pagerOf[T any](r *http.Request, l *kernel.Page[T]) *Pager {
 	p := newPager(r, l.Page, l.PerPage, l.Total)
 	p.Estimate, p.Full = l.TotalIsEstimate, len(l.Items) >= l.PerPage
@@ -221,7 +212,7 @@ func (s *Site) alternatives(w http.ResponseWriter, r *http.Request, ps httproute
 		s.errorPage(w, r, err)
 		return
 	}
-	d.Pager = d.list.pager(r)
+	d.Pager = pagerOf(r, &d.list)
 	p := s.page(r, "Alternatives to "+d.L.Name, "Products like "+d.L.Name+": owner-approved alternatives first, then the same category by votes.", d)
 	s.render(w, r, "alternatives", p)
 }
@@ -363,7 +354,7 @@ func (s *Site) leaderboard(w http.ResponseWriter, r *http.Request, ps httprouter
 		s.errorPage(w, r, err)
 		return
 	}
-	d.Pager = d.list.pager(r)
+	d.Pager = pagerOf(r, &d.list)
 	title := d.Title
 	if d.Paid {
 		title += " (paid placement)"
@@ -387,7 +378,7 @@ func (s *Site) founders(w http.ResponseWriter, r *http.Request, _ httprouter.Par
 		s.errorPage(w, r, err)
 		return
 	}
-	d.Pager, d.Q, d.Country = d.list.pager(r), f["q"], f["country"]
+	d.Pager, d.Q, d.Country = pagerOf(r, &d.list), f["q"], f["country"]
 	p := s.page(r, "Founders", "The founders behind the directory's live products.", d)
 	p.Nav = "founders"
 	s.render(w, r, "founders", p)
@@ -418,7 +409,7 @@ func (s *Site) blog(w http.ResponseWriter, r *http.Request, _ httprouter.Params)
 		s.errorPage(w, r, err)
 		return
 	}
-	d.Pager, d.Q = d.list.pager(r), f["q"]
+	d.Pager, d.Q = pagerOf(r, &d.list), f["q"]
 	p := s.page(r, "Blog", "Articles from "+s.App.SiteName(r.Context())+".", d)
 	p.Nav = "blog"
 	s.render(w, r, "blog", p)
@@ -448,7 +439,7 @@ func (s *Site) awards(w http.ResponseWriter, r *http.Request, _ httprouter.Param
 		s.errorPage(w, r, err)
 		return
 	}
-	d.Pager = d.list.pager(r)
+	d.Pager = pagerOf(r, &d.list)
 	p := s.page(r, "Launch of the Week awards", d.Basis, d)
 	p.Nav = "awards"
 	s.render(w, r, "awards", p)

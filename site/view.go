@@ -34,17 +34,18 @@ func (s *Site) parse() error {
 }
 
 var funcs = template.FuncMap{
-	"markdown":   renderMarkdown,
-	"paragraphs": paragraphs,
-	"drChart":    drChart,
-	"date":       kernel.HumanDate,
-	"money":      money,
-	"count":      countOf,
-	"platform":   platformLabel,
-	"stars":      stars,
-	"metric":     metricText,
-	"keys":       sortedKeys[string],
-	"has":        func(list []string, v string) bool { return contains(list, v) },
+	"markdown":        renderMarkdown,
+	"paragraphs":      paragraphs,
+	"drChart":         drChart,
+	"date":            kernel.HumanDate,
+	"money":           money,
+	"count":           countOf,
+	"categoryOptions": categoryOptions,
+	"platform":        platformLabel,
+	"stars":           stars,
+	"metric":          metricText,
+	"keys":            sortedKeys[string],
+	"has":             func(list []string, v string) bool { return contains(list, v) },
 	"initial": func(s string) string {
 		for _, r := range s {
 			return strings.ToUpper(string(r))
