@@ -140,4 +140,3 @@ func writeCategoryOption(b *strings.Builder, c *db.Category, selected, prefix st
 	}
 	b.WriteString(">" + prefix + esc(c.Name) + " (" + strconv.FormatInt(c.LiveCount, 10) + ")</option>")
 }
-
