@@ -51,6 +51,9 @@ func (s *Site) mediaFuncs() template.FuncMap {
 		"logo": s.logoHTML,
 		// cardHTML is a listing's card (card_html.go).
 		"cardHTML": func(c db.Summary) template.HTML { return s.cardHTML(&c) },
+		// cardsHTML is a list's cards in one call, not one template call
+		// and one reflected call per card.
+		"cardsHTML": s.cardsHTML,
 		// avatar is a founder's picture, or nothing.
 		"avatar": func(url string, px int) template.HTML {
 			p, ok := s.ownPath(url)
