@@ -3,6 +3,7 @@ package routes_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"fmt"
 	"io"
@@ -14,6 +15,8 @@ import (
 	"time"
 
 	"launchdir/apitest"
+	"launchdir/app"
+	"launchdir/demo"
 	"launchdir/routes"
 )
 
@@ -134,5 +137,31 @@ func TestBufferedBodiesIntact(t *testing.T) {
 				t.Errorf("size %d chunked %v: handler read %q, want %q", size, chunked, got, want)
 			}
 		}
+	}
+}
+
+// A JSON answer states its length: without it net/http chunks any body
+// over 2 KB. A client that takes no compression gets Content-Length and
+// no Transfer-Encoding, for a body well past that size; one that takes
+// gzip gets the same document compressed.
+func TestJSONAnswersCarryTheirLength(t *testing.T) {
+	e := apitest.New(t, apitest.Options{Setup: func(a *app.App) {
+		if err := demo.Generate(context.Background(), a.DB, demo.Options{Seed: 1, Now: apitest.Now, BaseURL: a.Cfg.BaseURL}); err != nil {
+			t.Fatal(err)
+		}
+	}})
+	plain := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	resp, err := plain.Get(e.URL + "/api/v1/listings?per_page=50")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || len(body) < 4096 || resp.ContentLength != int64(len(body)) || len(resp.TransferEncoding) != 0 {
+		t.Fatalf("%d: %d bytes, Content-Length %d, Transfer-Encoding %v", resp.StatusCode, len(body), resp.ContentLength, resp.TransferEncoding)
+	}
+	zipped := e.Do("GET", "/api/v1/listings?per_page=50", nil)
+	if zipped.Status != 200 || !bytes.Equal(zipped.Body, body) {
+		t.Fatalf("with gzip: %d, %d bytes, want the same %d", zipped.Status, len(zipped.Body), len(body))
 	}
 }
