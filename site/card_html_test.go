@@ -18,15 +18,7 @@ import (
 // template wrote them (the template is kept as the reference in
 // export_test.go).
 func TestCardHTMLMatchesTemplate(t *testing.T) {
-	e := apitest.New(t, apitest.Options{Setup: func(a *app.App) {
-		if err := demo.Generate(context.Background(), a.DB, demo.Options{Seed: 1, Now: apitest.Now, BaseURL: a.Cfg.BaseURL}); err != nil {
-			t.Fatal(err)
-		}
-	}})
-	s, err := site.Mount(e.Routes, e.App, e.App.People)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, s := demoSite(t)
 	ctx := context.Background()
 	var cards []db.Summary
 	for _, f := range []db.SearchFilter{{Limit: 100}, {Limit: 100, Upcoming: true}} {
@@ -76,4 +68,20 @@ func TestCardHTMLMatchesTemplate(t *testing.T) {
 		}
 	}
 	t.Logf("%d cards identical", n)
+}
+
+// demoSite is the demo directory with only the website mounted, and the
+// site itself for the package's hooks (export_test.go).
+func demoSite(t *testing.T) (*apitest.Env, *site.Site) {
+	t.Helper()
+	e := apitest.New(t, apitest.Options{Setup: func(a *app.App) {
+		if err := demo.Generate(context.Background(), a.DB, demo.Options{Seed: 1, Now: apitest.Now, BaseURL: a.Cfg.BaseURL}); err != nil {
+			t.Fatal(err)
+		}
+	}})
+	s, err := site.Mount(e.Routes, e.App, e.App.People)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, s
 }

@@ -1,13 +1,9 @@
 package site_test
 
 import (
-	"context"
 	"net/http/httptest"
 	"testing"
 
-	"launchdir/apitest"
-	"launchdir/app"
-	"launchdir/demo"
 	"launchdir/site"
 )
 
@@ -16,15 +12,7 @@ import (
 // cards (vote button, CSRF token, thumbnail) must never reach the cache:
 // the next page, another person's, would find them there.
 func TestPagesOwnTheirCards(t *testing.T) {
-	e := apitest.New(t, apitest.Options{Setup: func(a *app.App) {
-		if err := demo.Generate(context.Background(), a.DB, demo.Options{Seed: 1, Now: apitest.Now, BaseURL: a.Cfg.BaseURL}); err != nil {
-			t.Fatal(err)
-		}
-	}})
-	s, err := site.Mount(e.Routes, e.App, e.App.People)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, s := demoSite(t)
 	var cat string
 	if err := e.App.DB.R.QueryRow(`SELECT slug FROM categories WHERE live_count > 0 ORDER BY live_count DESC LIMIT 1`).Scan(&cat); err != nil {
 		t.Fatal(err)
