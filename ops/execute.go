@@ -142,7 +142,8 @@ func (x *Executor) Call(ctx context.Context, op *Operation, p *Principal, args m
 // The value may be shared with a read cache: the caller must never write
 // into it. Writes go through Call, which keeps idempotency.
 func (x *Executor) Value(ctx context.Context, op *Operation, p *Principal, args map[string]any) (any, error) {
-	if !op.ReadOnly() {
+	if !op.ReadOnly() { // a door's mistake: writes need Call's idempotency
+		x.Log.Error("Value called for a write", "op", op.ID)
 		return nil, &Error{Code: CodeInternal, Detail: "an unexpected error occurred"}
 	}
 	in, err := x.admit(op, p, args)

@@ -221,9 +221,9 @@ func writeJSON(w http.ResponseWriter, r *http.Request, status int, body []byte, 
 	} else {
 		h.Set("Cache-Control", "no-store")
 	}
-	// The length up front: without it net/http chunks any body over 2 KB
-	// (a profile is 3.5 KB) and ends it with a second write to the socket.
-	// The compressor drops it when it compresses.
+	// The length up front: without it net/http sends any body over 2 KB (a
+	// profile is 3.5 KB) chunked, and a client cannot know its size. The
+	// compressor drops it when it compresses.
 	if status != http.StatusNoContent {
 		h.Set("Content-Length", strconv.Itoa(len(body)))
 	}

@@ -51,7 +51,7 @@ func (s *Site) decorateCards(r *http.Request, p *Page) {
 			v.Count = *c.WeekVotes
 		}
 		v.Name, v.Unit = "Upvote "+c.Name+" (", voteUnit(v.Count, c.WeekVotes != nil)+")"
-		if t, ok := thumbs[c.ID]; ok && c.ID != 0 {
+		if t, ok := thumbs[c.ID]; ok {
 			v.Thumb = &t
 		}
 		c.Card = v
