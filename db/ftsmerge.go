@@ -60,6 +60,9 @@ var (
 	ftsForceEvery = int64(8)
 )
 
+// ftsRetryAfter is how long the merger waits after a step that failed.
+var ftsRetryAfter = time.Second
+
 // ftsStepHook, when set (tests), runs in each step while it holds the
 // writer, before the merge.
 var ftsStepHook func()
@@ -79,8 +82,14 @@ type ftsMergeStats struct {
 	forced     atomic.Uint64 // of those, steps run under writes with no idle moment
 	rounds     atomic.Uint64 // idle rounds run to the end (nothing left to merge)
 	yields     atomic.Uint64 // idle rounds cut short by an edit
+	failures   atomic.Uint64 // steps that could not run (an error, not "nothing to merge")
 	stepNanos  atomic.Uint64 // time in steps
 }
+
+// FTSMergeFailures is the merge steps that failed since open (a busy or
+// read-only file, a broken index): each ends its round unfinished, and the
+// merger tries again ftsRetryAfter later.
+func (d *DB) FTSMergeFailures() uint64 { return d.fts.failures.Load() }
 
 // noteCommit records, from the commit hook, that the writer committed
 // something other than a merge step just now.
@@ -159,10 +168,19 @@ func (d *DB) runFTSMerger(ctx context.Context, m *ftsMerger) {
 				}
 				continue
 			}
-			if !d.mergeRound(ctx) {
-				if ctx.Err() != nil {
+			finished, err := d.mergeRound(ctx)
+			if ctx.Err() != nil {
+				return
+			}
+			if err != nil {
+				// A step that failed (a busy or broken file) is not the
+				// end of the merges: try again later, not in a tight loop.
+				if !sleepCtx(ctx, ftsRetryAfter) {
 					return
 				}
+				continue
+			}
+			if !finished {
 				continue // cut short by an edit: at the next idle moment
 			}
 			merged = n
@@ -212,46 +230,54 @@ func (d *DB) forcedFTSMerge() {
 		return
 	}
 	f.commits = 0
-	if d.mergeStep(context.Background()) {
+	if merged, _ := d.mergeStep(context.Background()); merged {
 		d.fts.forced.Add(1)
 	}
 }
 
-// mergeRound runs steps until one merges nothing (true) or an edit is
-// queued or the merger is stopped (false).
-func (d *DB) mergeRound(ctx context.Context) bool {
+// mergeRound runs steps until one merges nothing (finished), an edit is
+// queued or the merger is stopped (not finished), or a step fails (its
+// error: a failure is not the end of the merges, so the round does not
+// count as finished).
+func (d *DB) mergeRound(ctx context.Context) (finished bool, err error) {
 	for {
 		if ctx.Err() != nil {
-			return false
+			return false, nil
 		}
 		if d.groupBusy() {
 			d.fts.yields.Add(1)
-			return false
+			return false, nil
 		}
-		if !d.mergeStep(ctx) {
-			if ctx.Err() != nil {
-				return false // stopped mid-step: not the end of the merges
-			}
+		merged, err := d.mergeStep(ctx)
+		if ctx.Err() != nil {
+			return false, nil // stopped mid-step: not the end of the merges
+		}
+		if err != nil {
+			d.fts.failures.Add(1)
+			return false, err
+		}
+		if !merged {
 			d.fts.rounds.Add(1)
-			return true
+			return true, nil
 		}
 	}
 }
 
 // mergeStep merges about ftsMergePages pages in one write transaction on
-// the writer, and reports whether it merged anything. Its commit is not an
-// edit: the commit hook leaves the read cache's generation and the edit
-// count alone while d.fts.stepping is set (readcache.go).
-func (d *DB) mergeStep(ctx context.Context) bool {
+// the writer, and reports whether it merged anything; an error means the
+// step could not run (nothing is known about what is left). Its commit is
+// not an edit: the commit hook leaves the read cache's generation and the
+// edit count alone while d.fts.stepping is set (readcache.go).
+func (d *DB) mergeStep(ctx context.Context) (bool, error) {
 	conn, err := d.W.Conn(ctx)
 	if err != nil {
-		return false
+		return false, err
 	}
 	defer conn.Close()
 	start := time.Now()
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
-		return false
+		return false, err
 	}
 	defer tx.Rollback()
 	if ftsStepHook != nil {
@@ -259,24 +285,24 @@ func (d *DB) mergeStep(ctx context.Context) bool {
 	}
 	var before, after int64
 	if err := tx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&before); err != nil {
-		return false
+		return false, err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO listings_fts(listings_fts, rank) VALUES('merge', ?)`, ftsMergePages); err != nil {
-		return false
+		return false, err
 	}
 	if err := tx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&after); err != nil {
-		return false
+		return false, err
 	}
 	if after-before < 2 {
-		return false // nothing to merge; the rollback writes nothing
+		return false, nil // nothing to merge; the rollback writes nothing
 	}
 	d.fts.stepping.Store(true)
 	err = tx.Commit()
 	d.fts.stepping.Store(false)
 	if err != nil {
-		return false
+		return false, err
 	}
 	d.fts.steps.Add(1)
 	d.fts.stepNanos.Add(uint64(time.Since(start)))
-	return true
+	return true, nil
 }

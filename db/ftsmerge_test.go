@@ -303,3 +303,35 @@ func TestFTSMergerStopsMidRound(t *testing.T) {
 		t.Fatalf("%d rounds counted as finished after the stop mid-step", rounds)
 	}
 }
+
+// A step that fails is not the end of the merges: with the writer
+// read-only the merger's steps fail, no round counts as finished and the
+// debt stays; once the file is writable again the merger tries again and
+// merges it. Counting a failure as "nothing to merge" (as before) ended
+// the first round as finished.
+func TestFTSMergerFailedStepIsNotAFinishedRound(t *testing.T) {
+	setFTSMerge(t, time.Millisecond, time.Hour, 8, 64)
+	old := ftsRetryAfter
+	ftsRetryAfter = 5 * time.Millisecond
+	t.Cleanup(func() { ftsRetryAfter = old })
+	d, ctx := mergeDebt(t)
+	before := segments(ftsStructure(t, d))
+	if _, err := d.W.ExecContext(ctx, `PRAGMA query_only=1`); err != nil {
+		t.Fatal(err)
+	}
+	d.startFTSMerger()
+	waitFor(t, "two failed steps", func() bool { return d.FTSMergeFailures() >= 2 })
+	if _, _, rounds, _, _ := d.FTSMergeStats(); rounds != 0 {
+		t.Fatalf("%d rounds counted as finished while every step failed", rounds)
+	}
+	if _, err := d.W.ExecContext(ctx, `PRAGMA query_only=0`); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "a finished round after the file is writable", func() bool {
+		_, _, rounds, _, _ := d.FTSMergeStats()
+		return rounds >= 1
+	})
+	if after := segments(ftsStructure(t, d)); after >= before {
+		t.Fatalf("segments %d after the retried round, %d before: nothing merged", after, before)
+	}
+}

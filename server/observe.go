@@ -228,6 +228,8 @@ func registerCollectors(reg *prometheus.Registry, srv *routes.Server, d *db.DB) 
 		func() float64 { _, _, n, _, _ := d.FTSMergeStats(); return float64(n) })
 	counter("launchdir_db_fts_merge_yields_total", "Idle merge rounds cut short because an edit arrived.",
 		func() float64 { _, _, _, n, _ := d.FTSMergeStats(); return float64(n) })
+	counter("launchdir_db_fts_merge_failures_total", "Idle merge steps that failed (a busy or read-only file); each ends its round unfinished and the merger tries again a second later.",
+		func() float64 { return float64(d.FTSMergeFailures()) })
 	counter("launchdir_db_fts_merge_seconds_total", "Time the writer spent in full-text merge steps.",
 		func() float64 { _, _, _, _, s := d.FTSMergeStats(); return s })
 	batches := prometheus.NewHistogram(prometheus.HistogramOpts{Name: "launchdir_db_write_batch_size",
