@@ -149,10 +149,15 @@ func (s *Server) Observe(next http.Handler, log *slog.Logger) http.Handler {
 		if sw.status == 0 {
 			sw.status = http.StatusOK
 		}
-		d, route := door(r.URL.Path), s.pattern(r)
+		// Operations name their route (SetRoute); matching the path
+		// against the router again is for the rest only.
+		var route string
 		if p := ri.route.Load(); p != nil {
 			route = *p
+		} else {
+			route = s.pattern(r)
 		}
+		d := door(r.URL.Path)
 		took := time.Since(start)
 		m.requests.WithLabelValues(d, route, r.Method, strconv.Itoa(sw.status)).Inc()
 		m.duration.WithLabelValues(d, route).Observe(took.Seconds())
