@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 )
 
 // The full-text index is written once per transaction from the notes the
@@ -208,6 +209,9 @@ func TestFTSGroupCommitEdits(t *testing.T) {
 	if failed != edits/10 {
 		t.Errorf("%d edits failed, want %d", failed, edits/10)
 	}
+	if err := d.SyncFTS(ctx); err != nil { // what a search does first
+		t.Fatal(err)
+	}
 	checkFTS(t, d)
 	wantIDs(t, d, "start")
 	wantIDs(t, d, "failedword")
@@ -374,4 +378,122 @@ func TestMigrationMovesListingsNotLive(t *testing.T) {
 	checkFTS(t, d)
 	wantIDs(t, d, "gamma", 1, 4, 3+hiddenRowid, 5+hiddenRowid)
 	wantIDs(t, d, "delta", 2+hiddenRowid)
+}
+
+// setProfileDelay sets the rebuilder's delay for a test; call it before
+// the database opens (the restore then runs after it closes).
+func setProfileDelay(t *testing.T, delay time.Duration) {
+	old := profileDelay
+	profileDelay = delay
+	t.Cleanup(func() { profileDelay = old })
+}
+
+func noteCount(t *testing.T, d *DB) int {
+	t.Helper()
+	var n int
+	if err := d.W.QueryRow(`SELECT count(*) FROM listings_fts_stale`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func searchSlugs(t *testing.T, ctx context.Context, d *DB, q string) []string {
+	t.Helper()
+	items, _, err := d.SearchListings(ctx, SearchFilter{Q: q, Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, it := range items {
+		out = append(out, it.Slug)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// A group commit leaves its full-text notes (fts.go, deferred notes), and
+// a search applies them before it reads: it finds the edit's new text and
+// not its old text, also on a page whose pinned snapshot holds the edit
+// but not the index change. Without the search's sync (searchable) the
+// search finds nothing: the rebuilder, which would apply the notes, waits
+// an hour here; reading in the pinned snapshot after the sync finds
+// nothing too.
+func TestFTSSearchAppliesDeferredNotes(t *testing.T) {
+	setProfileDelay(t, time.Hour)
+	d, ctx := tempDB(t)
+	seedAlphas(t, d, 3, "start")
+	if err := d.GroupTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE listings SET tagline = 'zebracorn' WHERE id = 2`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := noteCount(t, d); got != 1 {
+		t.Fatalf("notes after a group commit: %d, want 1 (left for later)", got)
+	}
+	wantIDs(t, d, "zebracorn") // the index itself has not got it yet
+	// A page whose snapshot begins after the edit: the edit and its note
+	// are in it, the index change is not.
+	page, end := d.PinReads(ctx)
+	defer end()
+	var n int
+	if err := d.R.QueryRowContext(page, `SELECT count(*) FROM listings`).Scan(&n); err != nil || !Pinned(page) {
+		t.Fatalf("pinned snapshot: %v (pinned %v)", err, Pinned(page))
+	}
+	if got := searchSlugs(t, page, d, "zebracorn"); !slices.Equal(got, []string{"item-2"}) {
+		t.Fatalf("search on the pinned page for the new text: %v, want [item-2]", got)
+	}
+	checkFTS(t, d)
+	if got := searchSlugs(t, ctx, d, "start"); !slices.Equal(got, []string{"item-1", "item-3"}) {
+		t.Fatalf("search for the old text: %v, want [item-1 item-3]", got)
+	}
+}
+
+// With no search, the rebuilder's transaction applies a group commit's
+// notes profileDelay later.
+func TestFTSDeferredNotesAreAppliedLater(t *testing.T) {
+	setProfileDelay(t, 5*time.Millisecond)
+	d, ctx := tempDB(t)
+	seedAlphas(t, d, 3, "start")
+	if err := d.GroupTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE listings SET tagline = 'okapiword' WHERE id = 3`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the rebuilder to apply the notes", func() bool { return noteCount(t, d) == 0 })
+	checkFTS(t, d)
+	wantIDs(t, d, "okapiword", 3)
+}
+
+// Notes a closed process left (the rebuilder had not run) are applied
+// when the file opens again.
+func TestFTSDeferredNotesSurviveClose(t *testing.T) {
+	setProfileDelay(t, time.Hour)
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "c.db")
+	c, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seedAlphas(t, c, 3, "start")
+	if err := c.GroupTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE listings SET tagline = 'quokkaword' WHERE id = 3`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := noteCount(t, c); got != 1 {
+		t.Fatalf("notes before close: %d, want 1", got)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	c, err = Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	checkFTS(t, c)
+	wantIDs(t, c, "quokkaword", 3)
 }

@@ -203,6 +203,10 @@ func (d *DB) SearchListingsTotal(ctx context.Context, f SearchFilter) ([]Summary
 	if f.Upcoming {
 		r = hiddenFTS
 	}
+	ctx, err := d.searchable(ctx)
+	if err != nil {
+		return nil, Total{}, err
+	}
 	items, total, err := d.textSearch(ctx, exact, r, where, args, f)
 	if err != nil || total.N > 0 {
 		return items, total, err

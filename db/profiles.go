@@ -35,7 +35,9 @@ const inlineProfiles = 8
 // quarter of an owner PATCH. They wake the rebuilder, which builds every
 // noted profile profileDelay later in a transaction of its own (so a
 // stream of edits to a few listings costs one rebuild each per delay).
-const profileDelay = 50 * time.Millisecond
+// That transaction, a Tx, also applies the full-text notes group commits
+// leave (fts.go), even when no profile was noted.
+var profileDelay = 50 * time.Millisecond // a var for tests
 
 type profileRebuilder struct {
 	once   sync.Once
