@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -190,4 +191,44 @@ func BenchmarkUncachedCategoryPages(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkTaglineEdit is an owner-style tagline edit in a group commit,
+// alone and followed by a search for its new word. A group commit leaves
+// its full-text notes (fts.go, deferred notes): "edit" does no index work
+// in its commit (the rebuilder applies the notes later, on another
+// goroutine, outside ns/op); "edit then search" includes the group commit
+// the search joins to apply them first.
+func BenchmarkTaglineEdit(b *testing.B) {
+	d, ctx := benchFile(b), context.Background()
+	ids, err := Column[int64](ctx, d.R, `SELECT id FROM listings WHERE status = 'live' ORDER BY random() LIMIT 1000`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := 0
+	edit := func() string {
+		n++
+		word := fmt.Sprintf("benchword%dx", n)
+		if err := d.GroupTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+			_, err := tx.ExecContext(ctx, `UPDATE listings SET tagline = ? WHERE id = ?`, "tagline "+word, ids[n%len(ids)])
+			return err
+		}); err != nil {
+			b.Fatal(err)
+		}
+		return word
+	}
+	b.Run("edit", func(b *testing.B) {
+		for b.Loop() {
+			edit()
+		}
+	})
+	b.Run("edit then search", func(b *testing.B) {
+		for b.Loop() {
+			word := edit()
+			items, _, err := d.SearchListings(ctx, SearchFilter{Q: word, Limit: 20})
+			if err != nil || len(items) != 1 {
+				b.Fatalf("search for %s: %d items, %v", word, len(items), err)
+			}
+		}
+	})
 }
