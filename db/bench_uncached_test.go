@@ -68,6 +68,15 @@ func copyFile(src, dst string) error {
 	return out.Close()
 }
 
+func liveIDs(b *testing.B, d *DB, n int) []int64 {
+	b.Helper()
+	ids, err := Column[int64](context.Background(), d.R, `SELECT id FROM listings WHERE status = 'live' ORDER BY random() LIMIT ?`, n)
+	if err != nil || len(ids) == 0 {
+		b.Fatal(len(ids), err)
+	}
+	return ids
+}
+
 func liveSlugs(b *testing.B, d *DB, n int) []string {
 	b.Helper()
 	slugs, err := Column[string](context.Background(), d.R, `SELECT slug FROM listings WHERE status = 'live' ORDER BY random() LIMIT ?`, n)
@@ -150,10 +159,7 @@ func benchSearch(b *testing.B, words string) {
 // the listing's ready-made profile it triggers).
 func BenchmarkVoteCount(b *testing.B) {
 	d, ctx := benchFile(b), context.Background()
-	ids, err := Column[int64](ctx, d.R, `SELECT id FROM listings WHERE status = 'live' ORDER BY random() LIMIT 1000`)
-	if err != nil {
-		b.Fatal(err)
-	}
+	ids := liveIDs(b, d, 1000)
 	i := 0
 	for b.Loop() {
 		if err := d.Tx(ctx, func(tx *sql.Tx) error {
@@ -201,10 +207,7 @@ func BenchmarkUncachedCategoryPages(b *testing.B) {
 // the search joins to apply them first.
 func BenchmarkTaglineEdit(b *testing.B) {
 	d, ctx := benchFile(b), context.Background()
-	ids, err := Column[int64](ctx, d.R, `SELECT id FROM listings WHERE status = 'live' ORDER BY random() LIMIT 1000`)
-	if err != nil {
-		b.Fatal(err)
-	}
+	ids := liveIDs(b, d, 1000)
 	n := 0
 	edit := func() string {
 		n++

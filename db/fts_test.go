@@ -388,6 +388,17 @@ func setProfileDelay(t *testing.T, delay time.Duration) {
 	t.Cleanup(func() { profileDelay = old })
 }
 
+// groupTagline sets listing id's tagline in a group commit (an owner edit).
+func groupTagline(t *testing.T, d *DB, id int, tagline string) {
+	t.Helper()
+	if err := d.GroupTx(context.Background(), func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE listings SET tagline = ? WHERE id = ?`, tagline, id)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func noteCount(t *testing.T, d *DB) int {
 	t.Helper()
 	var n int
@@ -422,12 +433,7 @@ func TestFTSSearchAppliesDeferredNotes(t *testing.T) {
 	setProfileDelay(t, time.Hour)
 	d, ctx := tempDB(t)
 	seedAlphas(t, d, 3, "start")
-	if err := d.GroupTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE listings SET tagline = 'zebracorn' WHERE id = 2`)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	groupTagline(t, d, 2, "zebracorn")
 	if got := noteCount(t, d); got != 1 {
 		t.Fatalf("notes after a group commit: %d, want 1 (left for later)", got)
 	}
@@ -453,14 +459,9 @@ func TestFTSSearchAppliesDeferredNotes(t *testing.T) {
 // notes profileDelay later.
 func TestFTSDeferredNotesAreAppliedLater(t *testing.T) {
 	setProfileDelay(t, 5*time.Millisecond)
-	d, ctx := tempDB(t)
+	d, _ := tempDB(t)
 	seedAlphas(t, d, 3, "start")
-	if err := d.GroupTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE listings SET tagline = 'okapiword' WHERE id = 3`)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	groupTagline(t, d, 3, "okapiword")
 	waitFor(t, "the rebuilder to apply the notes", func() bool { return noteCount(t, d) == 0 })
 	checkFTS(t, d)
 	wantIDs(t, d, "okapiword", 3)
@@ -477,12 +478,7 @@ func TestFTSDeferredNotesSurviveClose(t *testing.T) {
 		t.Fatal(err)
 	}
 	seedAlphas(t, c, 3, "start")
-	if err := c.GroupTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE listings SET tagline = 'quokkaword' WHERE id = 3`)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	groupTagline(t, c, 3, "quokkaword")
 	if got := noteCount(t, c); got != 1 {
 		t.Fatalf("notes before close: %d, want 1", got)
 	}
