@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"strconv"
+
+	"launchdir/ops"
 )
 
 // syncFTSSQL clears the notes of the listings whose text or liveness
@@ -77,6 +79,9 @@ const ftsNotedSQL = `SELECT EXISTS (SELECT 1 FROM listings_fts_stale)`
 // SyncFTS applies every note committed before it is called, in the next
 // group commit (shared with the edits in it and other searches waiting).
 func (d *DB) SyncFTS(ctx context.Context) error {
+	// Not the request's effect: an idempotent request that searched must
+	// not have its key marked by this commit (markIdemEffect).
+	ctx = ops.WithoutIdemClaim(ctx)
 	return d.groupTx(ctx, true, func(context.Context, *sql.Tx) error { return nil })
 }
 

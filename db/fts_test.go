@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"launchdir/ops"
 )
 
 // The full-text index is written once per transaction from the notes the
@@ -492,4 +494,29 @@ func TestFTSDeferredNotesSurviveClose(t *testing.T) {
 	defer c.Close()
 	checkFTS(t, c)
 	wantIDs(t, c, "quokkaword", 3)
+}
+
+// A search's sync is not its request's effect: a request under an
+// idempotency key whose search applies notes leaves the key unmarked
+// (markIdemEffect marks the key in every write transaction of the request).
+func TestFTSSyncMarksNoIdempotencyKey(t *testing.T) {
+	setProfileDelay(t, time.Hour)
+	d, ctx := tempDB(t)
+	seedAlphas(t, d, 3, "start")
+	if _, err := d.W.Exec(`INSERT INTO idempotency_keys(user_id, key, request_hash, state, created_at, expires_at)
+		VALUES (7, 'k1', 'h', 'running', '2026-01-01T00:00:00Z', '2099-01-01T00:00:00Z')`); err != nil {
+		t.Fatal(err)
+	}
+	groupTagline(t, d, 1, "ibisword")
+	req := ops.WithIdemClaim(ctx, ops.IdemClaim{UserID: 7, Key: "k1"})
+	if got := searchSlugs(t, req, d, "ibisword"); !slices.Equal(got, []string{"item-1"}) {
+		t.Fatalf("search: %v, want [item-1]", got)
+	}
+	var effect sql.NullString
+	if err := d.W.QueryRow(`SELECT effect_at FROM idempotency_keys WHERE user_id = 7 AND key = 'k1'`).Scan(&effect); err != nil {
+		t.Fatal(err)
+	}
+	if effect.Valid {
+		t.Fatalf("the search's sync marked the request's key as its effect (%s)", effect.String)
+	}
 }

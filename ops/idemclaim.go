@@ -34,6 +34,15 @@ func WithIdemClaim(ctx context.Context, c IdemClaim) context.Context {
 	return context.WithValue(ctx, idemClaimKey{}, c)
 }
 
+// WithoutIdemClaim is ctx without its claim, for a write made on the
+// request's behalf that is not its effect (a search's full-text sync).
+func WithoutIdemClaim(ctx context.Context) context.Context {
+	if _, ok := IdemClaimFrom(ctx); !ok {
+		return ctx
+	}
+	return context.WithValue(ctx, idemClaimKey{}, nil)
+}
+
 // IdemClaimFrom returns the claim of ctx, if any.
 func IdemClaimFrom(ctx context.Context) (IdemClaim, bool) {
 	c, ok := ctx.Value(idemClaimKey{}).(IdemClaim)
