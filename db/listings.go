@@ -147,6 +147,8 @@ func (d *DB) SearchListings(ctx context.Context, f SearchFilter) ([]Summary, int
 // SearchListingsTotal lists live (or upcoming) listings matching f. The
 // total is exact from maintained counters when only the status or only a
 // category filters; otherwise it is counted up to countCap (see counts.go).
+// A text search may first join a group commit (searchable, fts.go): never
+// call it inside a write transaction's function, which holds the writer.
 func (d *DB) SearchListingsTotal(ctx context.Context, f SearchFilter) ([]Summary, Total, error) {
 	where, args := []string{}, []any{}
 	status := "live"
