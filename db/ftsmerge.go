@@ -8,7 +8,8 @@ import (
 )
 
 // Full-text merges off the commit path (issue 26). Every commit that
-// changes listing text flushes a new small FTS5 segment. With FTS5's
+// applies full-text notes (a Tx, or a group commit a search joins: see
+// deferred notes in fts.go) flushes a new small FTS5 segment. With FTS5's
 // automerge (its default), the flush then also merges segments inside the
 // commit: a few hundred pages now and then, and, once the seed's segment
 // (9,400 pages at 100k listings) had three peers on its level, all of it
