@@ -248,6 +248,11 @@ func (d *DB) Close() error {
 	if d.replica { // nothing to optimize or checkpoint in a read-only copy
 		return errors.Join(append(errs, d.W.Close())...)
 	}
+	if d.ftsNotes { // the notes group commits left (fts.go, deferred notes)
+		if err := d.applyNotes(context.Background()); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	if _, err := d.W.Exec("PRAGMA analysis_limit=1000; PRAGMA optimize; PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
 		errs = append(errs, err)
 	}

@@ -94,9 +94,18 @@ func (d *DB) searchable(ctx context.Context) (context.Context, error) {
 	if !d.ftsNotes || d.replica {
 		return ctx, nil
 	}
-	var noted bool
-	if err := d.Prepared(d.R).QueryRowContext(ctx, ftsNotedSQL).Scan(&noted); err != nil || !noted {
+	noted, err := d.ftsNoted(ctx)
+	if err != nil || !noted {
 		return ctx, err
+	}
+	if pinOf(ctx) != nil {
+		// A pinned snapshot keeps showing the notes after they are
+		// applied: ask the newest state, so a page's later searches read
+		// outside the pin instead of committing an empty sync each.
+		ctx = Unpinned(ctx)
+		if noted, err = d.ftsNoted(ctx); err != nil || !noted {
+			return ctx, err
+		}
 	}
 	if err := d.SyncFTS(ctx); err != nil {
 		return ctx, err
@@ -104,8 +113,27 @@ func (d *DB) searchable(ctx context.Context) (context.Context, error) {
 	return Unpinned(ctx), nil
 }
 
+// ftsNoted says whether notes wait in the snapshot ctx reads.
+func (d *DB) ftsNoted(ctx context.Context) (bool, error) {
+	var noted bool
+	err := d.Prepared(d.R).QueryRowContext(ctx, ftsNotedSQL).Scan(&noted)
+	return noted, err
+}
+
 // syncFTSAtOpen applies notes left in the file (see syncFTS).
 func (d *DB) syncFTSAtOpen(ctx context.Context) error {
+	if err := d.applyNotes(ctx); err != nil {
+		return err
+	}
+	d.ftsNotes = true
+	d.profiles = true
+	return nil
+}
+
+// applyNotes applies every note in the file in a transaction of its own:
+// at open (a crash's leftovers), and at close, so a stopped server leaves
+// its index current for a copy or a replica of the file.
+func (d *DB) applyNotes(ctx context.Context) error {
 	tx, err := d.W.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -116,12 +144,7 @@ func (d *DB) syncFTSAtOpen(ctx context.Context) error {
 			return err
 		}
 	}
-	if err := tx.Commit(); err != nil {
-		return err
-	}
-	d.ftsNotes = true
-	d.profiles = true
-	return nil
+	return tx.Commit()
 }
 
 // hiddenRowid is added to the full-text rowid of a listing that is not

@@ -469,12 +469,15 @@ func TestFTSDeferredNotesAreAppliedLater(t *testing.T) {
 	wantIDs(t, d, "okapiword", 3)
 }
 
-// Notes a closed process left (the rebuilder had not run) are applied
-// when the file opens again.
-func TestFTSDeferredNotesSurviveClose(t *testing.T) {
+// A server that stops applies the notes its group commits left, so the
+// file it leaves (for a copy, a replica) has its index current; and notes
+// a crash leaves (a copy of the file taken while they wait) are applied
+// when that file opens.
+func TestFTSDeferredNotesAtCloseAndCrash(t *testing.T) {
 	setProfileDelay(t, time.Hour)
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "c.db")
+	dir := t.TempDir()
+	path, crashed := filepath.Join(dir, "c.db"), filepath.Join(dir, "crashed.db")
 	c, err := Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
@@ -484,16 +487,60 @@ func TestFTSDeferredNotesSurviveClose(t *testing.T) {
 	if got := noteCount(t, c); got != 1 {
 		t.Fatalf("notes before close: %d, want 1", got)
 	}
+	if _, err := c.W.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		t.Fatal(err)
+	}
+	if err := copyFile(path, crashed); err != nil { // the file as a crash would leave it
+		t.Fatal(err)
+	}
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
-	c, err = Open(ctx, path)
+	raw, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	checkFTS(t, c)
-	wantIDs(t, c, "quokkaword", 3)
+	var notes int
+	err = raw.QueryRow(`SELECT count(*) FROM listings_fts_stale`).Scan(&notes)
+	raw.Close()
+	if err != nil || notes != 0 {
+		t.Fatalf("notes left in the closed file: %d (%v), want 0", notes, err)
+	}
+	for _, p := range []string{path, crashed} {
+		c, err := Open(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkFTS(t, c)
+		wantIDs(t, c, "quokkaword", 3)
+		c.Close()
+	}
+}
+
+// A search on a pinned page whose snapshot still holds notes another
+// search already had applied reads outside the pin without committing
+// again: an empty sync per search retired the read cache each time.
+func TestFTSPinnedSearchesSyncOnce(t *testing.T) {
+	setProfileDelay(t, time.Hour)
+	d, ctx := tempDB(t)
+	seedAlphas(t, d, 3, "start")
+	groupTagline(t, d, 2, "zebracorn")
+	page, end := d.PinReads(ctx)
+	defer end()
+	var n int
+	if err := d.R.QueryRowContext(page, `SELECT count(*) FROM listings`).Scan(&n); err != nil || !Pinned(page) {
+		t.Fatalf("pinned snapshot: %v (pinned %v)", err, Pinned(page))
+	}
+	gen := d.rc.gen.Load()
+	for _, q := range []string{"zebracorn", "start", "alpha1", "nothing"} {
+		searchSlugs(t, page, d, q)
+	}
+	if got := searchSlugs(t, page, d, "zebracorn"); !slices.Equal(got, []string{"item-2"}) {
+		t.Fatalf("search on the pinned page: %v, want [item-2]", got)
+	}
+	if commits := d.rc.gen.Load() - gen; commits > 2 { // one sync; its commit hook and end each bump
+		t.Fatalf("5 searches on one pinned page moved the write generation by %d: a sync each", commits)
+	}
 }
 
 // A search's sync is not its request's effect: a request under an
