@@ -41,7 +41,16 @@ func browserCtx(t *testing.T) context.Context { return browserCtxFor(t, 4*time.M
 // needs, stopped after timeout or at the test's end.
 func browserCtxFor(t *testing.T, timeout time.Duration) context.Context {
 	t.Helper()
+	// Chromium leaves its singleton socket's directory in TMPDIR when it
+	// is stopped (about one per browser test in /tmp): it gets a TMPDIR of
+	// its own, short enough for a socket path, removed after it stops.
+	tmp, err := os.MkdirTemp("", "ldcr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
 	opts := []chromedp.ExecAllocatorOption{
+		chromedp.Env("TMPDIR=" + tmp),
 		chromedp.ExecPath(chromium(t)), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
